@@ -1,0 +1,386 @@
+"""The match controller: the one object that owns a match, for every transport.
+
+Commands validate first and change the state only when valid; each returns a ``Result`` with
+the events that happened or a specific error. Queries never change anything.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from core import events as ev
+from core.actions import Action, PassAction, PlayAction
+from core.cards import cards_of, parse_card, parse_cards
+from core.errors import HeartsError, IllegalActionError
+from core.hand import HandState, Trick
+from core.match import (
+    DEFAULT_SEATS,
+    MAX_SEED,
+    HandRecord,
+    MatchState,
+    validate_seat_kind,
+    validate_seed,
+)
+from core.observation import Observation, TrickView
+from core.rules import RuleSet, pass_sender
+from core.scoring import HandScore, match_winner
+
+CardInput = int | str
+
+
+@dataclass(frozen=True)
+class Result:
+    """The answer to a command: ok with its events, or an error with nothing changed."""
+
+    ok: bool
+    events: tuple[ev.Event, ...] = ()
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as JSON data."""
+        data: dict[str, Any] = {"ok": self.ok, "events": [e.to_dict() for e in self.events]}
+        if self.error is not None:
+            data["error"] = self.error
+        return data
+
+
+def _card(value: CardInput) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 52:
+        return value
+    return parse_card(value)
+
+
+def _cards(values: str | Iterable[CardInput]) -> list[int]:
+    if isinstance(values, str):
+        return parse_cards(values, allow_duplicates=True)
+    return [_card(value) for value in values]
+
+
+class Controller:
+    """Owns one match: commands change it, queries read it, bots get observations of it."""
+
+    def __init__(self) -> None:
+        self._match: MatchState | None = None
+        self._hand: HandState | None = None
+        self._earlier_scores: list[HandScore] = []
+        self._redo: list[Action] = []
+
+    # -- commands -----------------------------------------------------------------------------
+
+    def new_match(
+        self,
+        rules: RuleSet | dict[str, Any] | None = None,
+        seed: int | None = None,
+        seats: Sequence[str] | None = None,
+    ) -> Result:
+        """Start a new match (the current one, if any, is replaced)."""
+        try:
+            rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
+            match_seed = secrets.randbelow(MAX_SEED) if seed is None else validate_seed(seed)
+            kinds = tuple(DEFAULT_SEATS if seats is None else seats)
+            if len(kinds) != 4:
+                raise HeartsError(f"a match has 4 seats, got {len(kinds)}")
+            checked = tuple(validate_seat_kind(kind) for kind in kinds)
+        except HeartsError as error:
+            return Result(False, error=str(error))
+        match = MatchState(rule_set, match_seed, (checked[0], checked[1], checked[2], checked[3]))
+        match.hands.append(match.new_hand_record())
+        self._install(match, [])
+        record = match.hands[0]
+        return Result(
+            True,
+            (ev.MatchStarted(match_seed, match.seats), ev.HandStarted(1, record.direction)),
+        )
+
+    def submit_pass(self, seat: int, cards: str | Iterable[CardInput]) -> Result:
+        """Choose the three cards ``seat`` passes this hand."""
+        try:
+            hand = self._require_hand()
+            action = PassAction(seat, tuple(_cards(cards)))
+            hand.verify_pass(seat, action.cards)
+        except HeartsError as error:
+            return Result(False, error=str(error))
+        self._redo.clear()
+        return Result(True, tuple(self._apply(action)))
+
+    def play_card(self, seat: int, card: CardInput) -> Result:
+        """Play one card for ``seat``."""
+        try:
+            hand = self._require_hand()
+            action = PlayAction(seat, _card(card))
+            hand.verify_play(seat, action.card)
+        except HeartsError as error:
+            return Result(False, error=str(error))
+        self._redo.clear()
+        return Result(True, tuple(self._apply(action)))
+
+    def undo(self) -> Result:
+        """Take back the last action of the current hand."""
+        if self._match is None:
+            return Result(False, error="no match in progress")
+        actions = self._match.hands[-1].actions
+        if not actions:
+            return Result(False, error="nothing to undo in this hand")
+        action = actions.pop()
+        self._redo.append(action)
+        self._hand = self._replay_current()
+        return Result(True, (ev.ActionUndone(action),))
+
+    def redo(self) -> Result:
+        """Apply again the last action taken back by undo."""
+        if self._match is None:
+            return Result(False, error="no match in progress")
+        if not self._redo:
+            return Result(False, error="nothing to redo")
+        action = self._redo.pop()
+        return Result(True, tuple(self._apply(action)))
+
+    def next_hand(self) -> Result:
+        """Deal the next hand once the current one is over."""
+        if self._match is None or self._hand is None:
+            return Result(False, error="no match in progress")
+        if self._hand.phase != "done":
+            return Result(False, error="the current hand is not over yet")
+        if self.winner is not None:
+            return Result(False, error="the match is over")
+        self._earlier_scores.append(self._hand.score(self._totals_before_current()))
+        record = self._match.new_hand_record()
+        self._match.hands.append(record)
+        self._hand = HandState.new(self._match.rules, record.direction, record.deal)
+        self._redo.clear()
+        return Result(True, (ev.HandStarted(len(self._match.hands), record.direction),))
+
+    # -- replay -------------------------------------------------------------------------------
+
+    @classmethod
+    def from_match(cls, match: MatchState) -> Controller:
+        """Rebuild a controller by replaying a match; raise HeartsError if it is not legal."""
+        validate_seed(match.seed)
+        for kind in match.seats:
+            validate_seat_kind(kind)
+        if not match.hands:
+            raise HeartsError("a match has at least one hand")
+        controller = cls()
+        replayed = MatchState(match.rules, match.seed, match.seats)
+        for index, record in enumerate(match.hands):
+            if index > 0:
+                result = controller.next_hand()
+                if not result.ok:
+                    raise HeartsError(f"hand {index + 1}: {result.error}")
+            else:
+                replayed.hands.append(HandRecord(record.deal, record.direction))
+                controller._install(replayed, [])
+            current = replayed.hands[-1]
+            if (current.deal, current.direction) != (record.deal, record.direction):
+                raise HeartsError(f"hand {index + 1}: the deal or pass direction does not match")
+            for number, action in enumerate(record.actions, start=1):
+                try:
+                    controller._check(action)
+                except IllegalActionError as error:
+                    raise HeartsError(f"hand {index + 1}, action {number}: {error}") from None
+                controller._apply(action)
+        return controller
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def match(self) -> MatchState | None:
+        """Return the match data (read it, do not change it), or None."""
+        return self._match
+
+    @property
+    def rules(self) -> RuleSet:
+        """Return the rules of the match in progress."""
+        return self._require_match().rules
+
+    @property
+    def phase(self) -> str:
+        """Return ``no_match``, ``pass``, ``play``, ``hand_over`` or ``match_over``."""
+        if self._hand is None:
+            return "no_match"
+        if self._hand.phase != "done":
+            return self._hand.phase
+        return "match_over" if self.winner is not None else "hand_over"
+
+    @property
+    def hand_number(self) -> int:
+        """Return the 1-based number of the current hand (0 with no match)."""
+        return len(self._match.hands) if self._match else 0
+
+    @property
+    def pass_direction(self) -> str:
+        """Return the pass direction of the current hand."""
+        return self._require_hand().direction
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        """Return the seat kinds."""
+        return self._require_match().seats
+
+    @property
+    def seats_to_act(self) -> list[int]:
+        """Return the seats that must act now: all that still pass, or the one to play."""
+        if self._hand is None:
+            return []
+        if self._hand.phase == "pass":
+            return self._hand.seats_to_pass
+        turn = self._hand.turn
+        return [] if turn is None else [turn]
+
+    @property
+    def can_undo(self) -> bool:
+        """Return whether the current hand has an action to take back."""
+        return bool(self._match and self._match.hands[-1].actions)
+
+    @property
+    def can_redo(self) -> bool:
+        """Return whether an undone action can be applied again."""
+        return bool(self._redo)
+
+    def legal_cards(self, seat: int) -> list[int]:
+        """Return the cards ``seat`` may play now (empty when it is not its turn)."""
+        return cards_of(self._hand.legal_mask(seat)) if self._hand else []
+
+    def hand(self, seat: int) -> list[int]:
+        """Return the cards ``seat`` holds now."""
+        return cards_of(self._require_hand().hands[seat])
+
+    def pass_choice(self, seat: int) -> tuple[int, ...] | None:
+        """Return the cards ``seat`` chose to pass this hand, if it has."""
+        return self._require_hand().pass_choices[seat]
+
+    @property
+    def current_trick(self) -> Trick | None:
+        """Return a copy of the open trick, or None."""
+        trick = self._require_hand().current_trick
+        return trick.copy() if trick else None
+
+    @property
+    def last_trick(self) -> Trick | None:
+        """Return a copy of the last completed trick of this hand, or None."""
+        done = self._require_hand().completed_tricks
+        return done[-1].copy() if done else None
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """Return copies of this hand's tricks, completed ones first."""
+        return [trick.copy() for trick in self._require_hand().tricks]
+
+    @property
+    def hearts_broken(self) -> bool:
+        """Return whether hearts have been broken this hand."""
+        return self._require_hand().hearts_broken
+
+    @property
+    def hand_points(self) -> list[int]:
+        """Return the points each seat has taken in tricks this hand (before moon scoring)."""
+        return self._require_hand().taken_points()
+
+    @property
+    def hand_scores(self) -> list[HandScore]:
+        """Return the scores of every finished hand, the current one included once done."""
+        scores = list(self._earlier_scores)
+        if self._hand is not None and self._hand.phase == "done":
+            scores.append(self._hand.score(self._totals_before_current()))
+        return scores
+
+    @property
+    def totals(self) -> tuple[int, int, int, int]:
+        """Return the match totals, including the current hand once it is over."""
+        totals = [0, 0, 0, 0]
+        for score in self.hand_scores:
+            for seat in range(4):
+                totals[seat] += score.points[seat]
+        return totals[0], totals[1], totals[2], totals[3]
+
+    @property
+    def winner(self) -> int | None:
+        """Return the winning seat once the match is over, else None."""
+        if self._hand is None or self._hand.phase != "done":
+            return None
+        return match_winner(self.totals, self._require_match().rules.end_score)
+
+    def observation(self, seat: int) -> Observation:
+        """Return what ``seat`` may know — the only input a bot or external program gets."""
+        hand = self._require_hand()
+        match = self._require_match()
+        passed = received = None
+        if hand.direction != "hold":
+            passed = hand.pass_choices[seat]
+            if hand.passes_exchanged:
+                received = hand.pass_choices[pass_sender(seat, hand.direction)]
+        before = self._totals_before_current()
+        return Observation(
+            seat=seat,
+            rules=match.rules,
+            direction=hand.direction,
+            hand=hand.hands[seat],
+            passed=passed,
+            received=received,
+            tricks=tuple(TrickView(trick.leader, tuple(trick.cards)) for trick in hand.tricks),
+            scores=(before[0], before[1], before[2], before[3]),
+        )
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _require_match(self) -> MatchState:
+        if self._match is None:
+            raise HeartsError("no match in progress")
+        return self._match
+
+    def _require_hand(self) -> HandState:
+        if self._hand is None:
+            raise HeartsError("no match in progress")
+        return self._hand
+
+    def _install(self, match: MatchState, earlier: list[HandScore]) -> None:
+        self._match = match
+        self._earlier_scores = earlier
+        self._redo = []
+        self._hand = self._replay_current()
+
+    def _totals_before_current(self) -> list[int]:
+        totals = [0, 0, 0, 0]
+        for score in self._earlier_scores:
+            for seat in range(4):
+                totals[seat] += score.points[seat]
+        return totals
+
+    def _replay_current(self) -> HandState:
+        match = self._require_match()
+        record = match.hands[-1]
+        hand = HandState.new(match.rules, record.direction, record.deal)
+        for action in record.actions:
+            if isinstance(action, PassAction):
+                hand.submit_pass(action.seat, action.cards)
+            else:
+                hand.play(action.seat, action.card)
+        return hand
+
+    def _check(self, action: Action) -> None:
+        hand = self._require_hand()
+        if isinstance(action, PassAction):
+            hand.verify_pass(action.seat, action.cards)
+        else:
+            hand.verify_play(action.seat, action.card)
+
+    def _apply(self, action: Action) -> list[ev.Event]:
+        """Apply an action already verified, record it, and add end-of-hand events."""
+        hand = self._require_hand()
+        match = self._require_match()
+        if isinstance(action, PassAction):
+            events = hand.submit_pass(action.seat, action.cards)
+        else:
+            events = hand.play(action.seat, action.card)
+        match.hands[-1].actions.append(action)
+        if hand.phase == "done":
+            score = hand.score(self._totals_before_current())
+            totals = self.totals
+            events.append(ev.HandScored(score.points, totals, score.moon_shooter))
+            winner = self.winner
+            if winner is not None:
+                events.append(ev.MatchOver(winner, totals))
+        return events

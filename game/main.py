@@ -1,0 +1,42 @@
+"""The ``mdhearts`` command: dispatches to the program's subcommands."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+USAGE = """usage: mdhearts [COMMAND] [ARGS...]
+
+commands:
+  cli       play or script a match from the terminal (mdhearts cli --help)
+  engine    answer engine-protocol requests on stdin/stdout (mdhearts engine --help)
+
+With no command, a match is played interactively in the terminal.
+"""
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the subcommand named by the first argument and return its exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args:
+        from game.cli import main as cli_main
+
+        return cli_main(["--interactive"])
+    command, rest = args[0], args[1:]
+    if command in ("-h", "--help", "help"):
+        sys.stdout.write(USAGE)
+        return 0
+    if command == "cli":
+        from game.cli import main as cli_main
+
+        return cli_main(rest)
+    if command == "engine":
+        from game.engine import main as engine_main
+
+        return engine_main(rest)
+    sys.stderr.write(f"mdhearts: unknown command {command!r}\n\n{USAGE}")
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
