@@ -135,6 +135,10 @@ class Controller:
             return Result(False, error="no match in progress")
         if not self._redo:
             return Result(False, error="nothing to redo")
+        try:
+            self._check(self._redo[-1])
+        except HeartsError as error:
+            return Result(False, error=f"cannot redo: {error}")
         action = self._redo.pop()
         return Result(True, tuple(self._apply(action)))
 
@@ -239,6 +243,15 @@ class Controller:
     def can_redo(self) -> bool:
         """Return whether an undone action can be applied again."""
         return bool(self._redo)
+
+    @property
+    def redo_actions(self) -> list[Action]:
+        """Return the actions redo would apply, the next one last."""
+        return list(self._redo)
+
+    def set_redo_actions(self, actions: Sequence[Action]) -> None:
+        """Restore the redo list (as saved in a record); each is checked when it is redone."""
+        self._redo = list(actions)
 
     def legal_cards(self, seat: int) -> list[int]:
         """Return the cards ``seat`` may play now (empty when it is not its turn)."""

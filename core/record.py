@@ -50,6 +50,7 @@ def record_to_dict(controller: Controller) -> dict[str, Any]:
         "seats": list(match.seats),
         "hands": hands,
         "totals": list(controller.totals),
+        "redo": [action.to_dict() for action in controller.redo_actions],
     }
 
 
@@ -163,6 +164,10 @@ def record_from_dict(data: object) -> Controller:
     totals = data.get("totals")
     if totals is not None and totals != list(controller.totals):
         raise RecordError("the recorded totals do not match the play")
+    redo = data.get("redo", [])
+    if not isinstance(redo, list) or len(redo) > 56:
+        raise RecordError("'redo' must be a list of at most 56 actions")
+    controller.set_redo_actions([action_from_dict(action) for action in redo])
     return controller
 
 
