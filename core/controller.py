@@ -24,8 +24,8 @@ from core.match import (
     validate_seat_kind,
     validate_seed,
 )
-from core.observation import Observation, TrickView
-from core.rules import RuleSet, pass_sender
+from core.observation import Observation
+from core.rules import RuleSet
 from core.scoring import HandScore, match_winner
 
 CardInput = int | str
@@ -318,24 +318,7 @@ class Controller:
 
     def observation(self, seat: int) -> Observation:
         """Return what ``seat`` may know — the only input a bot or external program gets."""
-        hand = self._require_hand()
-        match = self._require_match()
-        passed = received = None
-        if hand.direction != "hold":
-            passed = hand.pass_choices[seat]
-            if hand.passes_exchanged:
-                received = hand.pass_choices[pass_sender(seat, hand.direction)]
-        before = self._totals_before_current()
-        return Observation(
-            seat=seat,
-            rules=match.rules,
-            direction=hand.direction,
-            hand=hand.hands[seat],
-            passed=passed,
-            received=received,
-            tricks=tuple(TrickView(trick.leader, tuple(trick.cards)) for trick in hand.tricks),
-            scores=(before[0], before[1], before[2], before[3]),
-        )
+        return self._require_hand().observation(seat, self._totals_before_current())
 
     # -- internals ----------------------------------------------------------------------------
 

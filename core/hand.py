@@ -26,7 +26,8 @@ from core.cards import (
 )
 from core.errors import IllegalActionError
 from core.kernel import legal_mask, trick_points, trick_winner_offset
-from core.rules import RuleSet, pass_receiver
+from core.observation import Observation, TrickView
+from core.rules import RuleSet, pass_receiver, pass_sender
 from core.scoring import HandScore, score_hand
 
 PASS_SIZE = 3
@@ -175,6 +176,24 @@ class HandState:
     def score(self, totals_before: Sequence[int]) -> HandScore:
         """Return the hand's score; only valid once the hand is done."""
         return score_hand(self.rules, self.taken, self.tricks_won(), totals_before)
+
+    def observation(self, seat: int, scores: Sequence[int]) -> Observation:
+        """Return what ``seat`` may know; ``scores`` are the match totals before this hand."""
+        passed = received = None
+        if self.direction != "hold":
+            passed = self.pass_choices[seat]
+            if self.passes_exchanged:
+                received = self.pass_choices[pass_sender(seat, self.direction)]
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            direction=self.direction,
+            hand=self.hands[seat],
+            passed=passed,
+            received=received,
+            tricks=tuple(TrickView(trick.leader, tuple(trick.cards)) for trick in self.tricks),
+            scores=(scores[0], scores[1], scores[2], scores[3]),
+        )
 
     # -- passing ------------------------------------------------------------------------------
 
