@@ -58,7 +58,7 @@ def action_from_dict(data: object) -> Action:
         raise RecordError(f"an action must be an object, got {data!r:.60}")
     seat = data.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise RecordError(f"action seat must be 0..3, got {seat!r:.20}")
+        raise RecordError("action seat must be a whole number from 0 to 3")
     keys = set(data) - {"seat"}
     if keys == {"pass"}:
         cards = data["pass"]

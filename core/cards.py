@@ -56,7 +56,7 @@ def card_label(card: int) -> str:
 def parse_card(text: object) -> int:
     """Parse one card from its text form (case-insensitive, ``10`` accepted for ``T``)."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be a string like 'QS', got {text!r}")
+        raise CardError(f"a card must be a string like 'QS', got {type(text).__name__}")
     cleaned = text.strip().upper()
     if cleaned.startswith("10"):
         cleaned = "T" + cleaned[2:]

@@ -173,7 +173,7 @@ class Controller:
             if index > 0:
                 result = controller.next_hand()
                 if not result.ok:
-                    raise HeartsError(f"hand {index + 1}: {result.error}")
+                    raise HeartsError(f"hand {index + 1} cannot be dealt: {result.error}")
             else:
                 replayed.hands.append(HandRecord(record.deal, record.direction))
                 controller._install(replayed, [])

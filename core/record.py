@@ -1,29 +1,50 @@
 """Game records: a versioned JSON form of a whole match, saved atomically, loaded with checks.
 
 A record holds the rules, the seed, the seat kinds and, per hand, the deal, the pass direction,
-every action in order and the points scored. Loading replays every action through the rules, so
-a tampered or illegal record is refused with a clear message, never half-loaded.
+every action in order and the points scored. Loading checks every field and replays every action
+through the rules, so a malformed, tampered or illegal record is refused with a ``RecordError``
+that says what is wrong and where — never half-loaded, never with another exception. Loading
+only reads: neither the file nor the data passed in is changed. The format is described in
+``docs/record-format.md``.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from core.actions import action_from_dict
+from core.actions import Action, PassAction, action_from_dict
 from core.cards import mask_of, mask_texts, parse_cards
 from core.controller import Controller
 from core.errors import HeartsError, RecordError
-from core.match import HandRecord, MatchState, deal_for
-from core.rules import PASS_OFFSETS, RuleSet
+from core.hand import HandState, validate_deal
+from core.match import HandRecord, MatchState, deal_for, validate_seat_kind, validate_seed
+from core.rules import RuleSet
 
 RECORD_FORMAT = "mdhearts-record"
 RECORD_VERSION = 2
+#: Largest record file (and record text) that is read; larger ones are refused unread.
 MAX_RECORD_BYTES = 2 * 1024 * 1024
+#: Most hands a record may hold; keeps a record given as data as cheap as one read from a file.
+MAX_HANDS = 2000
+#: Deepest nesting of lists and objects in a record (a well-formed one needs 6).
+MAX_NESTING = 10
+#: Most digits of a number anywhere in a record (seeds have at most 19).
+MAX_NUMBER_DIGITS = 30
+
+_REQUIRED_KEYS = ("format", "version", "rules", "seed", "seats", "hands")
+_OPTIONAL_KEYS = ("totals", "redo")
+_HAND_KEYS = ("direction", "deal", "actions")
+_OPTIONAL_HAND_KEYS = ("points",)
+
+
+# -- saving -----------------------------------------------------------------------------------
 
 
 def record_to_dict(controller: Controller) -> dict[str, Any]:
@@ -54,141 +75,35 @@ def record_to_dict(controller: Controller) -> dict[str, Any]:
     }
 
 
-def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
-    """Version 1 kept only the actions of each hand; deals and directions came from the seed."""
-    rules = RuleSet.from_dict(data.get("rules"))
-    seed = data.get("seed")
-    hands = data.get("hands")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(hands, list):
-        raise RecordError("version 1 record needs a whole-number seed and a list of hands")
-    migrated = []
-    for index, hand in enumerate(hands):
-        if not isinstance(hand, dict):
-            raise RecordError(f"hand {index + 1} must be an object")
-        migrated.append(
-            {
-                "direction": rules.direction_of_hand(index),
-                "deal": [mask_texts(mask) for mask in deal_for(seed, index)],
-                "actions": hand.get("actions"),
-                "points": None,
-            }
-        )
-    upgraded = dict(data)
-    upgraded["version"] = 2
-    upgraded["hands"] = migrated
-    upgraded["totals"] = None
-    return upgraded
-
-
-#: Migration steps: each takes a record of version N and returns one of version N + 1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1}
-
-
-def _migrate(data: dict[str, Any]) -> dict[str, Any]:
-    version = data.get("version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise RecordError("the record has no whole-number 'version'")
-    if version > RECORD_VERSION or version < 1:
-        raise RecordError(
-            f"record version {version} is not supported (this program reads 1 to {RECORD_VERSION})"
-        )
-    while version < RECORD_VERSION:
-        data = MIGRATIONS[version](data)
-        version += 1
-    return data
-
-
-def _parse_hand(index: int, hand: object) -> tuple[HandRecord, list[int] | None]:
-    where = f"hand {index + 1}"
-    if not isinstance(hand, dict):
-        raise RecordError(f"{where} must be an object")
-    direction = hand.get("direction")
-    if direction not in PASS_OFFSETS:
-        raise RecordError(f"{where}: unknown pass direction {direction!r:.20}")
-    deal = hand.get("deal")
-    if not isinstance(deal, list) or len(deal) != 4:
-        raise RecordError(f"{where}: 'deal' must list four hands")
-    masks = []
-    for seat, cards in enumerate(deal):
-        if not isinstance(cards, list) or len(cards) != 13:
-            raise RecordError(f"{where}: seat {seat} must be dealt 13 cards")
-        masks.append(mask_of(parse_cards(cards)))
-    actions = hand.get("actions")
-    if not isinstance(actions, list) or len(actions) > 56:
-        raise RecordError(f"{where}: 'actions' must be a list of at most 56 actions")
-    points = hand.get("points")
-    if points is not None and (
-        not isinstance(points, list)
-        or len(points) != 4
-        or not all(isinstance(p, int) and not isinstance(p, bool) for p in points)
-    ):
-        raise RecordError(f"{where}: 'points' must be four whole numbers or null")
-    record = HandRecord(
-        (masks[0], masks[1], masks[2], masks[3]),
-        str(direction),
-        [action_from_dict(action) for action in actions],
-    )
-    return record, points
-
-
-def record_from_dict(data: object) -> Controller:
-    """Rebuild a controller from record data; raise RecordError on anything wrong."""
-    if not isinstance(data, dict):
-        raise RecordError("a record must be a JSON object")
-    if data.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not an MDHearts record (format must be {RECORD_FORMAT!r})")
-    data = _migrate(data)
-    try:
-        rules = RuleSet.from_dict(data.get("rules"))
-        seats = data.get("seats")
-        if not isinstance(seats, list) or len(seats) != 4:
-            raise RecordError("'seats' must list four seat kinds")
-        hands = data.get("hands")
-        if not isinstance(hands, list) or not hands or len(hands) > 1000:
-            raise RecordError("'hands' must be a non-empty list")
-        parsed = [_parse_hand(index, hand) for index, hand in enumerate(hands)]
-        seed = data.get("seed")
-        match = MatchState(rules, seed, tuple(seats), [record for record, _ in parsed])  # type: ignore[arg-type]
-        for index, (record, _) in enumerate(parsed):
-            if isinstance(seed, int) and record.deal != deal_for(seed, index):
-                raise RecordError(f"hand {index + 1}: the deal does not match the seed")
-        controller = Controller.from_match(match)
-    except RecordError:
-        raise
-    except HeartsError as error:
-        raise RecordError(str(error)) from None
-    scores = controller.hand_scores
-    for index, (_, points) in enumerate(parsed):
-        if points is not None and (index >= len(scores) or list(scores[index].points) != points):
-            raise RecordError(f"hand {index + 1}: the recorded points do not match the play")
-    totals = data.get("totals")
-    if totals is not None and totals != list(controller.totals):
-        raise RecordError("the recorded totals do not match the play")
-    redo = data.get("redo", [])
-    if not isinstance(redo, list) or len(redo) > 56:
-        raise RecordError("'redo' must be a list of at most 56 actions")
-    controller.set_redo_actions([action_from_dict(action) for action in redo])
-    return controller
-
-
 def dumps_record(controller: Controller) -> str:
-    """Return the record of ``controller`` as JSON text."""
-    return json.dumps(record_to_dict(controller), indent=1) + "\n"
+    """Return the record of ``controller`` as JSON text: one field per line, one hand per line.
 
-
-def loads_record(text: str | bytes) -> Controller:
-    """Parse record JSON text into a controller; raise RecordError on anything wrong."""
+    Raise RecordError if the text would exceed ``MAX_RECORD_BYTES``, since it could not be
+    loaded again.
+    """
+    fields = []
+    for key, value in record_to_dict(controller).items():
+        if key == "hands":
+            hands = ",\n  ".join(json.dumps(hand) for hand in value)
+            fields.append(f' "hands": [\n  {hands}\n ]')
+        else:
+            fields.append(f" {json.dumps(key)}: {json.dumps(value)}")
+    text = "{\n" + ",\n".join(fields) + "\n}\n"
+    # json.dumps escapes every non-ASCII character, so characters and bytes are one to one.
     if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // 1024} KiB")
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise RecordError(f"the record is not valid JSON ({error})") from None
-    return record_from_dict(data)
+        raise RecordError(
+            f"the record would be {len(text) // 1024} KiB, more than the "
+            f"{MAX_RECORD_BYTES // 1024} KiB a record may have"
+        )
+    return text
 
 
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write text to ``path`` through a temporary file and a rename, so it is never half-written."""
+    """Write text to ``path`` through a temporary file and a rename, so it is never half-written.
+
+    On any failure the temporary file is removed, the file at ``path`` (if any) is left as it
+    was, and the error (usually an ``OSError``) is raised.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -201,24 +116,430 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
     except BaseException:
         Path(temp_name).unlink(missing_ok=True)
         raise
+    _sync_folder(target.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries to disk so a rename survives a crash (best effort)."""
+    try:
+        descriptor = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(descriptor)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def save_record(controller: Controller, path: str | os.PathLike[str]) -> None:
-    """Save the match of ``controller`` to ``path`` atomically."""
+    """Save the match of ``controller`` to ``path`` atomically.
+
+    Raise RecordError when there is nothing to save or the record is too large, and OSError
+    when the file cannot be written; in both cases an existing file is left unchanged.
+    """
     write_atomically(path, dumps_record(controller))
+
+
+# -- loading ----------------------------------------------------------------------------------
 
 
 def load_record(path: str | os.PathLike[str]) -> Controller:
     """Load a match from ``path``; raise RecordError with the reason on any problem."""
     target = Path(path)
-    try:
-        size = target.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{target}: larger than {MAX_RECORD_BYTES // 1024} KiB")
-        raw = target.read_bytes()
-    except OSError as error:
-        raise RecordError(f"cannot read {target}: {error.strerror or error}") from None
+    raw = _read_capped(target)
     try:
         return loads_record(raw)
     except RecordError as error:
         raise RecordError(f"{target}: {error}") from None
+
+
+def _read_capped(target: Path) -> bytes:
+    """Return the bytes of a regular file of at most ``MAX_RECORD_BYTES``, or raise RecordError."""
+    try:
+        info = target.stat()
+        if stat.S_ISREG(info.st_mode) and info.st_size <= MAX_RECORD_BYTES:
+            with target.open("rb") as stream:
+                raw = stream.read(MAX_RECORD_BYTES + 1)
+        else:
+            raw = None
+    except OSError as error:
+        raise RecordError(f"cannot read {target}: {error.strerror or error}") from None
+    except ValueError as error:  # e.g. a NUL character in the path
+        raise RecordError(f"cannot read {str(target)!r}: {error}") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise RecordError(f"{target} is a folder, not a record file")
+    if not stat.S_ISREG(info.st_mode):
+        raise RecordError(f"{target} is not a regular file")
+    if raw is None or len(raw) > MAX_RECORD_BYTES:
+        raise RecordError(f"{target} is larger than {MAX_RECORD_BYTES // 1024} KiB")
+    return raw
+
+
+def loads_record(text: str | bytes) -> Controller:
+    """Parse record JSON text (or UTF-8 bytes) into a controller; raise RecordError if wrong."""
+    if isinstance(text, str):
+        # A character is one to four bytes: count the bytes only when the count could matter.
+        size = len(text) if len(text) > MAX_RECORD_BYTES else len(text.encode("utf-8", "replace"))
+    else:
+        size = len(text)
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // 1024} KiB")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise RecordError(
+                f"the record is not UTF-8 text (invalid byte at offset {error.start})"
+            ) from None
+    if not text.strip():
+        raise RecordError("the record is empty")
+    try:
+        data = json.loads(
+            text,
+            object_pairs_hook=_object_without_repeats,
+            parse_int=_bounded_int,
+            parse_constant=_no_constant,
+        )
+    except json.JSONDecodeError as error:
+        cut_short = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
+        hint = " (the text ends too early: was the file cut short?)" if cut_short else ""
+        raise RecordError(
+            f"the record is not valid JSON: {error.msg} at line {error.lineno} "
+            f"column {error.colno}{hint}"
+        ) from None
+    except RecursionError:
+        raise RecordError(f"the record is nested more than {MAX_NESTING} levels deep") from None
+    return record_from_dict(data)
+
+
+def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Build a JSON object, refusing a key given twice (a sign of a hand-edited record)."""
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            raise RecordError(f"the key {_short(key)} appears twice in one object")
+        seen.add(key)
+    return dict(pairs)
+
+
+def _bounded_int(digits: str) -> int:
+    """Parse a JSON integer, refusing absurdly long ones before converting them."""
+    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
+        raise RecordError(f"a number in the record has more than {MAX_NUMBER_DIGITS} digits")
+    return int(digits)
+
+
+def _no_constant(name: str) -> float:
+    """Refuse the non-standard constants NaN, Infinity and -Infinity."""
+    raise RecordError(f"{name} is not allowed in a record")
+
+
+def record_from_dict(data: object) -> Controller:
+    """Rebuild a controller from record data; raise RecordError on anything wrong.
+
+    The data is only read, never changed; records of older versions are migrated first.
+    """
+    try:
+        return _controller_from(data)
+    except RecordError:
+        raise
+    except HeartsError as error:
+        raise RecordError(str(error)) from None
+
+
+def _controller_from(data: object) -> Controller:
+    _check_plain_json(data)
+    if not isinstance(data, dict):
+        raise RecordError(f"a record must be a JSON object, got {_kind(data)}")
+    if "format" not in data:
+        raise RecordError("not an MDHearts record: it has no 'format'")
+    if data["format"] != RECORD_FORMAT:
+        raise RecordError(
+            f"not an MDHearts record: 'format' is {_short(data['format'])}, "
+            f"expected {RECORD_FORMAT!r}"
+        )
+    record = _migrate(data)
+    _check_keys(record, _REQUIRED_KEYS, _OPTIONAL_KEYS, "the record")
+    rules = _parse_rules(record["rules"])
+    seed = _parse_seed(record["seed"])
+    seats = _parse_seats(record["seats"])
+    hands = record["hands"]
+    if not isinstance(hands, list) or not 1 <= len(hands) <= MAX_HANDS:
+        raise RecordError(f"'hands' must be a list of 1 to {MAX_HANDS} hands, got {_kind(hands)}")
+    parsed = [
+        _parse_hand(index, hand, rules, seed, last=index == len(hands) - 1)
+        for index, hand in enumerate(hands)
+    ]
+    match = MatchState(rules, seed, seats, [hand for hand, _ in parsed])
+    with _context("the play breaks the rules"):
+        controller = Controller.from_match(match)
+    _check_points(controller, [points for _, points in parsed], record.get("totals"))
+    _restore_redo(controller, record.get("redo", []))
+    return controller
+
+
+# -- versions ---------------------------------------------------------------------------------
+
+
+def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
+    """Upgrade a version 1 record, which kept only each hand's actions, to version 2.
+
+    Version 2 writes out what version 1 left to the seed (each hand's deal and pass direction)
+    and adds the summaries (points per hand, totals) and the redo list. The summaries are left
+    null: they are not part of a version 1 record, so there is nothing to check them against.
+    """
+    _check_keys(data, ("format", "version", "rules", "seed", "seats", "hands"), (), "the record")
+    rules = _parse_rules(data["rules"])
+    seed = _parse_seed(data["seed"])
+    hands = data["hands"]
+    if not isinstance(hands, list) or len(hands) > MAX_HANDS:
+        raise RecordError(f"'hands' must be a list of at most {MAX_HANDS} hands")
+    upgraded = []
+    for index, hand in enumerate(hands):
+        where = f"hand {index + 1}"
+        if not isinstance(hand, dict):
+            raise RecordError(f"{where} must be an object, got {_kind(hand)}")
+        _check_keys(hand, ("actions",), (), where)
+        upgraded.append(
+            {
+                "direction": rules.direction_of_hand(index),
+                "deal": [mask_texts(mask) for mask in deal_for(seed, index)],
+                "actions": hand["actions"],
+                "points": None,
+            }
+        )
+    return {**data, "version": 2, "hands": upgraded, "totals": None, "redo": []}
+
+
+#: Migration steps: each takes a record of version N and returns one of version N + 1.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1}
+
+
+def _migrate(data: dict[str, Any]) -> dict[str, Any]:
+    """Return the record upgraded to the current version; ``data`` itself is never changed."""
+    if "version" not in data:
+        raise RecordError("the record has no 'version'")
+    version = data["version"]
+    if not _is_whole(version):
+        raise RecordError(f"'version' must be a whole number, got {_short(version)}")
+    if not 1 <= version <= RECORD_VERSION:
+        newer = " (written by a newer MDHearts?)" if version > RECORD_VERSION else ""
+        raise RecordError(
+            f"record version {version} is not supported{newer}; "
+            f"this program reads versions 1 to {RECORD_VERSION}"
+        )
+    while version < RECORD_VERSION:
+        with _context(f"upgrading the record from version {version}"):
+            data = MIGRATIONS[version](data)
+        version += 1
+    return data
+
+
+# -- fields -----------------------------------------------------------------------------------
+
+
+def _parse_rules(data: object) -> RuleSet:
+    if not isinstance(data, dict):
+        raise RecordError(f"'rules' must be an object, got {_kind(data)}")
+    cycle = data.get("pass_cycle")
+    if isinstance(cycle, list) and not all(isinstance(direction, str) for direction in cycle):
+        raise RecordError("rules: pass_cycle must be a list of direction names")
+    with _context("rules"):
+        return RuleSet.from_dict(data)
+
+
+def _parse_seed(data: object) -> int:
+    with _context():
+        return validate_seed(data)
+
+
+def _parse_seats(data: object) -> tuple[str, str, str, str]:
+    if not isinstance(data, list) or len(data) != 4:
+        raise RecordError(f"'seats' must be a list of four seat kinds, got {_kind(data)}")
+    kinds = []
+    for seat, kind in enumerate(data):
+        with _context(f"seat {seat}"):
+            kinds.append(validate_seat_kind(kind))
+    return kinds[0], kinds[1], kinds[2], kinds[3]
+
+
+def _parse_hand(
+    index: int, data: object, rules: RuleSet, seed: int, *, last: bool
+) -> tuple[HandRecord, list[int] | None]:
+    """Check one hand's fields against the rules and the seed; return it and its points."""
+    where = f"hand {index + 1}"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where} must be an object, got {_kind(data)}")
+    _check_keys(data, _HAND_KEYS, _OPTIONAL_HAND_KEYS, where)
+    direction = rules.direction_of_hand(index)
+    if data["direction"] != direction:
+        raise RecordError(
+            f"{where}: the pass direction is {_short(data['direction'])}, "
+            f"but the rules make it {direction!r}"
+        )
+    deal = _parse_deal(where, data["deal"])
+    if deal != deal_for(seed, index):
+        raise RecordError(f"{where}: the deal is not the one the seed gives")
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: 'actions' must be a list, got {_kind(actions)}")
+    full = _actions_in_hand(direction)
+    if len(actions) > full:
+        raise RecordError(f"{where} has {len(actions)} actions; a {direction} hand has {full}")
+    if not last and len(actions) < full:
+        raise RecordError(
+            f"{where} is not finished ({len(actions)} of {full} actions), "
+            "yet another hand follows it"
+        )
+    parsed = []
+    for number, action in enumerate(actions, start=1):
+        with _context(f"{where}, action {number}"):
+            parsed.append(action_from_dict(action))
+    points = data.get("points")
+    if points is not None:
+        _check_four_whole(points, f"{where}: 'points'")
+    return HandRecord(deal, direction, parsed), points
+
+
+def _parse_deal(where: str, data: object) -> tuple[int, int, int, int]:
+    if not isinstance(data, list) or len(data) != 4:
+        raise RecordError(f"{where}: 'deal' must be a list of four seats' cards")
+    masks = []
+    for seat, cards in enumerate(data):
+        if not isinstance(cards, list) or len(cards) != 13:
+            raise RecordError(f"{where}: seat {seat} must be dealt a list of 13 cards")
+        with _context(f"{where}, cards dealt to seat {seat}"):
+            masks.append(mask_of(parse_cards(cards)))
+    with _context(where):
+        validate_deal(masks)
+    return masks[0], masks[1], masks[2], masks[3]
+
+
+def _check_points(
+    controller: Controller, points: Sequence[list[int] | None], totals: object
+) -> None:
+    """Check the recorded points per hand and totals, where present, against the replay."""
+    scores = controller.hand_scores
+    for index, recorded in enumerate(points):
+        if recorded is None:
+            continue
+        if index >= len(scores):
+            raise RecordError(f"hand {index + 1} is not finished, so its 'points' must be null")
+        played = list(scores[index].points)
+        if recorded != played:
+            raise RecordError(
+                f"hand {index + 1}: the recorded points {recorded} do not match the play {played}"
+            )
+    if totals is not None:
+        _check_four_whole(totals, "'totals'")
+        if totals != list(controller.totals):
+            raise RecordError(
+                f"the recorded totals {totals} do not match the play {list(controller.totals)}"
+            )
+
+
+def _restore_redo(controller: Controller, data: object) -> None:
+    """Check the saved redo list is a legal continuation of the last hand, then restore it."""
+    if not isinstance(data, list) or len(data) > _actions_in_hand("left"):
+        raise RecordError(f"'redo' must be a list of at most {_actions_in_hand('left')} actions")
+    actions = []
+    for number, action in enumerate(data, start=1):
+        with _context(f"redo action {number}"):
+            actions.append(action_from_dict(action))
+    if actions:
+        match = controller.match
+        assert match is not None
+        last = match.hands[-1]
+        hand = HandState.new(match.rules, last.direction, last.deal)
+        for action in last.actions:
+            _apply(hand, action)
+        for number, action in enumerate(reversed(actions), start=1):
+            with _context(f"redo action {len(actions) - number + 1} cannot follow the play"):
+                _apply(hand, action)
+    controller.set_redo_actions(actions)
+
+
+def _apply(hand: HandState, action: Action) -> None:
+    if isinstance(action, PassAction):
+        hand.submit_pass(action.seat, action.cards)
+    else:
+        hand.play(action.seat, action.card)
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _context(where: str = "") -> Iterator[None]:
+    """Turn any rules-engine error raised inside into a RecordError that says where it was."""
+    try:
+        yield
+    except HeartsError as error:
+        raise RecordError(f"{where}: {error}" if where else str(error)) from None
+
+
+def _check_plain_json(data: object) -> None:
+    """Raise unless ``data`` is plain JSON data, shallow enough and with bounded numbers.
+
+    This runs first, so later checks may safely compare, hash and print any part of it.
+    """
+    limit = 10**MAX_NUMBER_DIGITS
+    stack: list[tuple[object, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise RecordError(f"the record is nested more than {MAX_NESTING} levels deep")
+            if isinstance(value, dict):
+                if not all(isinstance(key, str) for key in value):
+                    raise RecordError("every key of a record object must be a string")
+                stack.extend((child, depth + 1) for child in value.values())
+            else:
+                stack.extend((child, depth + 1) for child in value)
+        elif isinstance(value, int) and not -limit < value < limit:
+            raise RecordError(f"a number in the record has more than {MAX_NUMBER_DIGITS} digits")
+        elif value is not None and not isinstance(value, (str, int, float)):
+            raise RecordError(f"the record holds a {type(value).__name__}, which is not JSON data")
+
+
+def _check_keys(
+    data: dict[str, Any], required: Sequence[str], optional: Sequence[str], where: str
+) -> None:
+    missing = [key for key in required if key not in data]
+    if missing:
+        raise RecordError(f"{where} has no {missing[0]!r}")
+    unknown = sorted(key for key in data if key not in required and key not in optional)
+    if unknown:
+        raise RecordError(f"{where} has an unknown field {_short(unknown[0])}")
+
+
+def _check_four_whole(data: object, what: str) -> None:
+    if not (isinstance(data, list) and len(data) == 4 and all(map(_is_whole, data))):
+        raise RecordError(f"{what} must be four whole numbers or null, got {_short(data)}")
+
+
+def _actions_in_hand(direction: str) -> int:
+    """Return how many actions a finished hand has: four passes (unless held) and 52 plays."""
+    return 52 + (0 if direction == "hold" else 4)
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _kind(value: object) -> str:
+    """Describe a JSON value's type in words, for error messages."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return f"a list of {len(value)}" if value else "an empty list"
+    return names.get(type(value), "a number")
+
+
+def _short(value: object) -> str:
+    """Return a JSON value's repr cut to 40 characters, for error messages."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

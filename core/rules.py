@@ -76,9 +76,10 @@ class RuleSet:
         if not isinstance(cycle, tuple) or not cycle:
             raise RulesOptionError("pass_cycle must be a non-empty list of directions")
         for direction in cycle:
-            if direction not in PASS_OFFSETS:
+            if not isinstance(direction, str) or direction not in PASS_OFFSETS:
                 raise RulesOptionError(
-                    f"pass_cycle: unknown direction {direction!r} (use left, right, across, hold)"
+                    f"pass_cycle: unknown direction {direction!r:.20} "
+                    "(use left, right, across, hold)"
                 )
         if self.first_lead not in FIRST_LEADS:
             raise RulesOptionError(f"first_lead must be one of {', '.join(FIRST_LEADS)}")
