@@ -1,0 +1,264 @@
+"""``mdhearts engine``: the engine protocol, one JSON request a line in, one JSON reply a line out.
+
+The protocol is stateless: every request describes one seat's view of a hand (docs/protocol.md).
+The engine checks the view, then answers with the legal cards, a bot's pass or play, or the
+points of a finished hand. A bad request gets ``{"error": ...}`` and the engine keeps serving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, BinaryIO, TextIO
+
+from ai.basic import FirstLegalBot, RandomBot
+from ai.bot import Bot
+from core.cards import card_text, has_card, mask_texts
+from core.errors import HeartsError
+from core.observation import Observation
+from core.view import (
+    SCORE_FIELDS,
+    VIEW_FIELDS,
+    ViewError,
+    describe_value,
+    observation_from_view,
+    score_finished_hand,
+)
+
+#: Longest request line accepted, in bytes, without its line end.
+MAX_LINE_BYTES = 64 * 1024
+BOT_NAMES = ("first", "random")
+REQUEST_TYPES = ("legal", "play", "pass", "score", "quit")
+MAX_ERROR_LENGTH = 300
+
+
+class RequestError(HeartsError):
+    """A well-formed request that cannot be answered for the position it describes."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """The reply to one request line; ``quit`` tells the server loop to stop after sending it."""
+
+    data: dict[str, Any]
+    quit: bool = False
+
+
+def make_bot(name: str, seed: int | None = None) -> Bot:
+    """Return the bot that answers ``play`` and ``pass`` requests (``first`` or ``random``)."""
+    if name == "random":
+        return RandomBot(seed)
+    if name == "first":
+        return FirstLegalBot()
+    raise ValueError(f"unknown bot {name!r} (use {', '.join(BOT_NAMES)})")
+
+
+# -- request handlers -------------------------------------------------------------------------
+
+
+def _require_turn(observation: Observation) -> None:
+    """Raise unless it is the observed seat's turn to play."""
+    seat = observation.seat
+    if observation.must_pass:
+        raise RequestError(f"seat {seat} must pass three cards first")
+    if observation.direction != "hold" and observation.received is None:
+        raise RequestError(f"seat {seat} has passed and waits for the exchange")
+    turn = observation.to_play
+    if turn is None:
+        raise RequestError("the hand is over: all 13 tricks are played")
+    if turn != seat:
+        raise RequestError(f"it is seat {turn}'s turn, not seat {seat}'s")
+
+
+def _legal(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+    observation = observation_from_view(body)
+    if observation.must_pass:
+        return {"cards": mask_texts(observation.hand)}
+    _require_turn(observation)
+    return {"cards": mask_texts(observation.legal_mask())}
+
+
+def _play(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+    observation = observation_from_view(body)
+    _require_turn(observation)
+    card = bot.choose_play(observation)
+    if not has_card(observation.legal_mask(), card):
+        raise RuntimeError(f"the bot chose an illegal card {card!r}")
+    return {"card": card_text(card)}
+
+
+def _pass(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+    observation = observation_from_view(body)
+    seat = observation.seat
+    if observation.direction == "hold":
+        raise RequestError("no cards are passed on a hold hand")
+    if observation.passed is not None:
+        texts = " ".join(card_text(card) for card in observation.passed)
+        raise RequestError(f"seat {seat} has already passed {texts}")
+    cards = bot.choose_pass(observation)
+    if len(set(cards)) != 3 or not all(has_card(observation.hand, card) for card in cards):
+        raise RuntimeError(f"the bot chose an illegal pass {cards!r}")
+    return {"cards": [card_text(card) for card in cards]}
+
+
+def _score(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+    return {"points": list(score_finished_hand(body).points)}
+
+
+_HANDLERS: dict[str, Callable[[dict[str, Any], Bot], dict[str, Any]]] = {
+    "legal": _legal,
+    "play": _play,
+    "pass": _pass,
+    "score": _score,
+}
+
+
+def handle_request(request: object, bot: Bot) -> Reply:
+    """Answer one parsed request; never raises for any JSON value."""
+    if not isinstance(request, dict):
+        return Reply({"error": f"a request must be a JSON object, got {describe_value(request)}"})
+    reply: dict[str, Any] = {}
+    if "id" in request:
+        request_id = request["id"]
+        if isinstance(request_id, (list, dict)):
+            return Reply({"error": "id must be a string, a number, true, false or null"})
+        reply["id"] = request_id
+    try:
+        kind = request.get("type")
+        if kind is None:
+            raise ViewError("missing field 'type' (legal, play, pass, score or quit)")
+        if not isinstance(kind, str) or kind not in REQUEST_TYPES:
+            raise ViewError(
+                f"unknown request type {describe_value(kind)} (use legal, play, pass, score or "
+                "quit)"
+            )
+        body = {key: value for key, value in request.items() if key not in ("type", "id")}
+        if kind == "quit":
+            if body:
+                raise ViewError(f"unknown field {describe_value(next(iter(body)))} in quit")
+            reply["ok"] = True
+            return Reply(reply, quit=True)
+        allowed = SCORE_FIELDS if kind == "score" else VIEW_FIELDS
+        for key in body:
+            if key not in allowed:
+                raise ViewError(
+                    f"unknown field {describe_value(key)} in {kind} (known: type, id, "
+                    f"{', '.join(allowed)})"
+                )
+        reply.update(_HANDLERS[kind](body, bot))
+    except HeartsError as error:
+        reply["error"] = str(error)[:MAX_ERROR_LENGTH]
+    except Exception as error:
+        reply["error"] = f"internal error: {type(error).__name__}: {error}"[:MAX_ERROR_LENGTH]
+    return Reply(reply)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"number {text[:20]} is out of range")
+    return value
+
+
+def handle_line(line: str | bytes, bot: Bot) -> Reply | None:
+    """Answer one request line; return None for a blank line. Never raises."""
+    try:
+        if isinstance(line, bytes):
+            line = line.rstrip(b"\r\n")
+            if len(line) > MAX_LINE_BYTES:
+                return Reply({"error": f"line too long: the limit is {MAX_LINE_BYTES} bytes"})
+            try:
+                text = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return Reply({"error": "not valid JSON: the line is not UTF-8 text"})
+        else:
+            text = line.rstrip("\r\n")
+            if len(text.encode("utf-8", "replace")) > MAX_LINE_BYTES:
+                return Reply({"error": f"line too long: the limit is {MAX_LINE_BYTES} bytes"})
+        if not text.strip():
+            return None
+        try:
+            request = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+        except RecursionError:
+            return Reply({"error": "not valid JSON: nested too deeply"})
+        except ValueError as error:
+            return Reply({"error": f"not valid JSON: {error}"[:MAX_ERROR_LENGTH]})
+        return handle_request(request, bot)
+    except Exception as error:
+        return Reply({"error": f"internal error: {type(error).__name__}"})
+
+
+def encode_reply(data: dict[str, Any]) -> str:
+    """Return a reply as one line of JSON (without the line end)."""
+    try:
+        return json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        return json.dumps({"error": "internal error: the reply could not be encoded"})
+
+
+def _skip_rest_of_line(stdin: BinaryIO) -> None:
+    while True:
+        chunk = stdin.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot) -> int:
+    """Answer requests from ``stdin`` until ``quit`` or end of input; return the exit code."""
+    while True:
+        line = stdin.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            _skip_rest_of_line(stdin)
+            reply: Reply | None = Reply(
+                {"error": f"line too long: the limit is {MAX_LINE_BYTES} bytes"}
+            )
+        else:
+            reply = handle_line(line, bot)
+        if reply is None:
+            continue
+        stdout.write(encode_reply(reply.data) + "\n")
+        stdout.flush()
+        if reply.quit:
+            return 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mdhearts engine",
+        description="Answer engine-protocol requests, one JSON object per line on stdin, "
+        "one reply per line on stdout (see docs/protocol.md).",
+    )
+    parser.add_argument(
+        "--bot", choices=BOT_NAMES, default="first", help="the bot that passes and plays"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the random bot")
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the engine on stdin/stdout and return the exit code."""
+    try:
+        args = _parser().parse_args(argv)
+    except SystemExit as exit_request:
+        return exit_request.code if isinstance(exit_request.code, int) else 2
+    bot = make_bot(args.bot, args.seed)
+    try:
+        return serve(sys.stdin.buffer, sys.stdout, bot)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away: send what is left of stdout nowhere and stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
