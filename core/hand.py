@@ -271,8 +271,18 @@ class HandState:
         raise IllegalActionError("hearts are not broken")
 
     def can_play(self, seat: int, card: int) -> bool:
-        """Return whether ``seat`` may play ``card`` now."""
-        return self.phase == "play" and self.turn == seat and has_card(self.legal_mask(seat), card)
+        """Return whether ``seat`` may play ``card`` now (the fast check for callers in loops)."""
+        if not self.passes_exchanged or not self.tricks:
+            return False
+        trick = self.tricks[-1]
+        played = len(trick.cards)
+        if played == 4 or (trick.leader + played) % 4 != seat:
+            return False
+        led_suit = trick.cards[0] // 13 if played else -1
+        legal = legal_mask(
+            self.hands[seat], led_suit, len(self.tricks) == 1, self.hearts_broken, self.rules.flags
+        )
+        return (legal >> card) & 1 == 1
 
     def play(self, seat: int, card: int) -> list[ev.Event]:
         """Play a card for ``seat`` and return what happened."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from core.errors import RulesOptionError
@@ -101,7 +102,7 @@ class RuleSet:
         ):
             raise RulesOptionError("end_score must be a whole number from 1 to 10000")
 
-    @property
+    @cached_property
     def flags(self) -> int:
         """Return the options as the bit flags the fast kernel takes."""
         return (

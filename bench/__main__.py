@@ -1,0 +1,47 @@
+"""Command line of the benchmarks: ``python -m bench <name> [options]`` from the repo root."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Bench:
+    """A benchmark command: its name, the module that runs it, and a one-line help."""
+
+    name: str
+    module: str
+    help: str
+
+
+#: Every benchmark command; add a row (and a module with add_arguments and run) for a new one.
+BENCHES = (
+    Bench(
+        "rules",
+        "bench.rules",
+        "legal-move checks and random playouts: Cython kernel, pure-Python twin, OpenSpiel",
+    ),
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse the command line, run the chosen benchmark and return its exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bench", description="Run a benchmark and print its results."
+    )
+    commands = parser.add_subparsers(dest="bench", required=True, metavar="BENCH")
+    for bench in BENCHES:
+        module = importlib.import_module(bench.module)
+        command = commands.add_parser(bench.name, help=bench.help, description=bench.help)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    args = parser.parse_args(argv)
+    return int(args.run(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
