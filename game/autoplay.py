@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ai.basic import FirstLegalBot
 from ai.bot import Bot
+from ai.registry import make_bot
 from core import events as ev
 from core.controller import Controller
 
@@ -32,9 +32,14 @@ def is_engine_seat(kind: str) -> bool:
     return kind.startswith("engine:")
 
 
+def bot_name(kind: str) -> str:
+    """Return the registry name of a bot seat kind: ``bot`` is the simplest bot."""
+    return kind.partition(":")[2].strip() or "first"
+
+
 def make_bots(seats: Sequence[str]) -> dict[int, Bot]:
-    """Return a bot for every bot seat, keyed by seat number."""
-    return {seat: FirstLegalBot() for seat, kind in enumerate(seats) if is_bot_seat(kind)}
+    """Return a bot for every bot seat, keyed by seat number; ValueError for unknown bots."""
+    return {seat: make_bot(bot_name(kind)) for seat, kind in enumerate(seats) if is_bot_seat(kind)}
 
 
 def play_bots(controller: Controller, bots: Mapping[int, Bot]) -> list[ev.Event]:

@@ -23,6 +23,7 @@ from typing import Any, NoReturn, TextIO
 
 import platformdirs
 
+from ai.registry import BOTS
 from core import events as ev
 from core.actions import Action, PassAction
 from core.cards import card_label, card_text, mask_of, mask_texts, parse_card
@@ -33,7 +34,15 @@ from core.kernel import trick_points
 from core.match import validate_seat_kind, validate_seed
 from core.record import load_record, save_record
 from core.rules import FIRST_LEADS, MOON_MODES, RuleSet, pass_receiver, pass_sender
-from game.autoplay import BotError, is_engine_seat, is_human_seat, make_bots, play_bots
+from game.autoplay import (
+    BotError,
+    bot_name,
+    is_bot_seat,
+    is_engine_seat,
+    is_human_seat,
+    make_bots,
+    play_bots,
+)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 STATE_ENV = "MDH_CLI_STATE"
@@ -129,6 +138,11 @@ def _reason(error: BaseException) -> str:
 def check_seats_supported(seats: Sequence[str]) -> None:
     """Refuse seat kinds this transport cannot run yet."""
     for seat, kind in enumerate(seats):
+        if is_bot_seat(kind) and bot_name(kind) not in BOTS:
+            raise CliError(
+                f"seat {seat}: unknown bot {bot_name(kind)!r:.40} "
+                f"(known: {', '.join(sorted(BOTS))})"
+            )
         if is_engine_seat(kind):
             raise CliError(
                 f"seat {seat} is an engine seat ({kind!r:.60}): "

@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
-from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Bot
+from ai.registry import BOTS, make_bot
 from core.cards import card_text, has_card, mask_texts
 from core.errors import HeartsError
 from core.observation import Observation
@@ -32,7 +32,7 @@ from core.view import (
 
 #: Longest request line accepted, in bytes, without its line end.
 MAX_LINE_BYTES = 64 * 1024
-BOT_NAMES = ("first", "random")
+BOT_NAMES = tuple(sorted(BOTS))
 REQUEST_TYPES = ("legal", "play", "pass", "score", "quit")
 MAX_ERROR_LENGTH = 300
 
@@ -47,15 +47,6 @@ class Reply:
 
     data: dict[str, Any]
     quit: bool = False
-
-
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Return the bot that answers ``play`` and ``pass`` requests (``first`` or ``random``)."""
-    if name == "random":
-        return RandomBot(seed)
-    if name == "first":
-        return FirstLegalBot()
-    raise ValueError(f"unknown bot {name!r} (use {', '.join(BOT_NAMES)})")
 
 
 # -- request handlers -------------------------------------------------------------------------

@@ -10,6 +10,7 @@ USAGE = """usage: mdhearts [COMMAND] [ARGS...]
 commands:
   cli       play or script a match from the terminal (mdhearts cli --help)
   engine    answer engine-protocol requests on stdin/stdout (mdhearts engine --help)
+  tournament  judge bots on duplicate deals (mdhearts tournament --help)
 
 With no command, a match is played interactively in the terminal.
 """
@@ -34,6 +35,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from game.engine import main as engine_main
 
         return engine_main(rest)
+    if command == "tournament":
+        from game.tournament_cmd import main as tournament_main
+
+        return tournament_main(rest)
     sys.stderr.write(f"mdhearts: unknown command {command!r}\n\n{USAGE}")
     return 2
 

@@ -1,0 +1,291 @@
+"""Tournaments: bots judged on duplicate deals rotated across seats, with confidence intervals.
+
+Every deal is played once per rotation of the lineup (four times), so each bot meets the same
+cards from every seat. A bot's **Diff** on a hand is its points minus the mean of the other
+three; the unit of measurement is the deal (the mean over its four rotations), which gives
+independent samples for the 95% confidence interval.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ai.bot import Bot
+from ai.registry import make_bot
+from core.controller import Controller
+from core.hand import HandState
+from core.match import deal_for
+from core.rules import RuleSet
+from core.scoring import HandScore
+
+
+@dataclass
+class HandOutcome:
+    """One hand of a tournament: the score and each seat's decision times in ms."""
+
+    score: HandScore
+    decision_ms: list[list[float]]
+
+
+def play_hand(
+    rules: RuleSet,
+    direction: str,
+    deal: Sequence[int],
+    bots: Sequence[Bot],
+    scores: Sequence[int] = (0, 0, 0, 0),
+) -> HandOutcome:
+    """Play one hand with one bot per seat; every bot sees only its own observation."""
+    hand = HandState.new(rules, direction, deal)
+    times: list[list[float]] = [[], [], [], []]
+    while hand.phase == "pass":
+        for seat in hand.seats_to_pass:
+            start = time.perf_counter()
+            cards = bots[seat].choose_pass(hand.observation(seat, scores))
+            times[seat].append((time.perf_counter() - start) * 1000)
+            hand.submit_pass(seat, cards)
+    while hand.phase == "play":
+        seat = hand.turn
+        assert seat is not None
+        start = time.perf_counter()
+        card = bots[seat].choose_play(hand.observation(seat, scores))
+        times[seat].append((time.perf_counter() - start) * 1000)
+        hand.play(seat, card)
+    return HandOutcome(hand.score(scores), times)
+
+
+def _seed_for(*parts: int) -> int:
+    value = 0
+    for part in parts:
+        value = (value * 1_000_003 + part) % (2**61 - 1)
+    return value
+
+
+@dataclass
+class DealResult:
+    """The four rotations of one duplicate deal, per lineup slot."""
+
+    points: list[list[int]]  # [slot][rotation]
+    moons_shot: list[int]
+    moons_conceded: list[int]
+    decision_ms: list[list[float]]
+
+
+def play_duplicate_deal(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> DealResult:
+    """Play deal ``index`` once per rotation; slot k sits at seat (k - rotation) mod 4."""
+    deal = deal_for(seed, index)
+    direction = rules.direction_of_hand(index)
+    result = DealResult([[] for _ in range(4)], [0] * 4, [0] * 4, [[] for _ in range(4)])
+    for rotation in range(4):
+        seat_of = [(slot - rotation) % 4 for slot in range(4)]
+        bots: list[Bot] = [make_bot("random", 0)] * 4
+        for slot in range(4):
+            bots[seat_of[slot]] = make_bot(lineup[slot], _seed_for(seed, index, rotation, slot))
+        outcome = play_hand(rules, direction, deal, bots)
+        shooter = outcome.score.moon_shooter
+        for slot in range(4):
+            seat = seat_of[slot]
+            result.points[slot].append(outcome.score.points[seat])
+            result.decision_ms[slot].extend(outcome.decision_ms[seat])
+            if shooter is not None:
+                if shooter == seat:
+                    result.moons_shot[slot] += 1
+                else:
+                    result.moons_conceded[slot] += 1
+    return result
+
+
+def mean_and_interval(samples: Sequence[float]) -> tuple[float, float]:
+    """Return the mean and the half-width of its 95% confidence interval."""
+    mean = statistics.fmean(samples)
+    if len(samples) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(samples) / math.sqrt(len(samples))
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Return the value at ``fraction`` (0..1) of the sorted values (nearest rank)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(fraction * len(ordered)) - 1))]
+
+
+@dataclass
+class BotSummary:
+    """One bot's results over a tournament (pooled over the slots it fills)."""
+
+    name: str
+    slots: list[int]
+    hands: int
+    mean_points: float
+    mean_points_ci: float
+    diff: float
+    diff_ci: float
+    moons_shot: int
+    moons_conceded: int
+    decision_p50_ms: float
+    decision_p95_ms: float
+    decision_max_ms: float
+    match_wins: int = 0
+    matches: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def match_win_rate(self) -> float | None:
+        """Return the share of matches won per instance of this bot (par 25%)."""
+        if not self.matches:
+            return None
+        return self.match_wins / (self.matches * len(self.slots))
+
+
+def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSummary]:
+    """Pool the deal results per bot name."""
+    summaries = []
+    for name in dict.fromkeys(lineup):
+        slots = [slot for slot in range(4) if lineup[slot] == name]
+        points_per_deal = []
+        diff_per_deal = []
+        times: list[float] = []
+        for deal in deals:
+            hand_points = []
+            hand_diffs = []
+            for slot in slots:
+                for rotation in range(4):
+                    own = deal.points[slot][rotation]
+                    others = [deal.points[o][rotation] for o in range(4) if o != slot]
+                    hand_points.append(own)
+                    hand_diffs.append(own - statistics.fmean(others))
+                times.extend(deal.decision_ms[slot])
+            points_per_deal.append(statistics.fmean(hand_points))
+            diff_per_deal.append(statistics.fmean(hand_diffs))
+        mean_points, points_ci = mean_and_interval(points_per_deal)
+        diff, diff_ci = mean_and_interval(diff_per_deal)
+        summaries.append(
+            BotSummary(
+                name=name,
+                slots=slots,
+                hands=4 * len(deals) * len(slots),
+                mean_points=mean_points,
+                mean_points_ci=points_ci,
+                diff=diff,
+                diff_ci=diff_ci,
+                moons_shot=sum(deal.moons_shot[slot] for deal in deals for slot in slots),
+                moons_conceded=sum(deal.moons_conceded[slot] for deal in deals for slot in slots),
+                decision_p50_ms=percentile(times, 0.50),
+                decision_p95_ms=percentile(times, 0.95),
+                decision_max_ms=max(times, default=0.0),
+            )
+        )
+    return summaries
+
+
+def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> int:
+    """Play one full match (lineup rotated by the match index); return the winning slot."""
+    rotation = index % 4
+    seat_of = [(slot - rotation) % 4 for slot in range(4)]
+    slot_at = {seat: slot for slot, seat in enumerate(seat_of)}
+    bots = [make_bot(lineup[slot_at[seat]], _seed_for(seed, index, seat)) for seat in range(4)]
+    controller = Controller()
+    controller.new_match(rules, seed=_seed_for(seed, index), seats=["bot"] * 4)
+    while controller.winner is None:
+        if controller.phase == "hand_over":
+            controller.next_hand()
+            continue
+        for seat in controller.seats_to_act:
+            observation = controller.observation(seat)
+            if controller.phase == "pass":
+                result = controller.submit_pass(seat, bots[seat].choose_pass(observation))
+            else:
+                result = controller.play_card(seat, bots[seat].choose_play(observation))
+            if not result.ok:
+                name = lineup[slot_at[seat]]
+                raise RuntimeError(f"bot {name} made an illegal move: {result.error}")
+    return slot_at[controller.winner]
+
+
+def _run_deal(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> DealResult:
+    lineup, rules, seed, index = job
+    return play_duplicate_deal(lineup, RuleSet.from_dict(rules), seed, index)
+
+
+def _run_match(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> int:
+    lineup, rules, seed, index = job
+    return play_match(lineup, RuleSet.from_dict(rules), seed, index)
+
+
+def _progress(done: int, total: int) -> None:
+    if total and sys.stderr.isatty():
+        width = 30
+        filled = width * done // total
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        if done == total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+
+def _map(function: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
+    results = []
+    if workers <= 1:
+        for done, job in enumerate(jobs, start=1):
+            results.append(function(job))
+            _progress(done, len(jobs))
+        return results
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers) as pool:
+        for done, result in enumerate(pool.imap(function, jobs, chunksize=4), start=1):
+            results.append(result)
+            _progress(done, len(jobs))
+    return results
+
+
+def run_tournament(
+    lineup: Sequence[str],
+    deals: int,
+    seed: int,
+    rules: RuleSet | None = None,
+    matches: int = 0,
+    workers: int | None = None,
+) -> list[BotSummary]:
+    """Run duplicate deals (and optionally full matches) and return a summary per bot."""
+    if len(lineup) != 4:
+        raise ValueError("a lineup names four bots")
+    for name in lineup:
+        make_bot(name, 0)
+    rule_set = rules or RuleSet()
+    worker_count = workers or os.cpu_count() or 1
+    key = (tuple(lineup), rule_set.to_dict(), seed)
+    deal_results = _map(_run_deal, [(*key, index) for index in range(deals)], worker_count)
+    summaries = summarise(lineup, deal_results)
+    if matches:
+        winners = _map(_run_match, [(*key, index) for index in range(matches)], worker_count)
+        for summary in summaries:
+            summary.matches = matches
+            summary.match_wins = sum(1 for slot in winners if slot in summary.slots)
+    return summaries
+
+
+def markdown_table(summaries: Sequence[BotSummary]) -> str:
+    """Return the summaries as a markdown table."""
+    lines = [
+        "| bot | hands | mean points (95% CI) | Diff (95% CI) | match wins | moons shot / conceded "
+        "| decision ms p50 / p95 / max |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for s in summaries:
+        rate = s.match_win_rate
+        wins = "—" if rate is None else f"{100 * rate:.1f}% of {s.matches}"
+        lines.append(
+            f"| {s.name} ×{len(s.slots)} | {s.hands} "
+            f"| {s.mean_points:.2f} ± {s.mean_points_ci:.2f} "
+            f"| {s.diff:+.2f} ± {s.diff_ci:.2f} | {wins} | {s.moons_shot} / {s.moons_conceded} "
+            f"| {s.decision_p50_ms:.2f} / {s.decision_p95_ms:.2f} / {s.decision_max_ms:.2f} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,82 @@
+"""``mdhearts tournament``: run bots against each other on duplicate deals and report."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+
+from ai.registry import BOTS
+from ai.tournament import markdown_table, run_tournament
+from core.record import write_atomically
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mdhearts tournament",
+        description="Duplicate deals, each played once per rotation of the four seats.",
+    )
+    parser.add_argument(
+        "--seats",
+        default="easy,random,random,random",
+        help=f"four comma-separated bots (known: {', '.join(sorted(BOTS))})",
+    )
+    parser.add_argument("--deals", type=int, default=500, help="duplicate deals (4 hands each)")
+    parser.add_argument("--matches", type=int, default=0, help="full matches to play as well")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    parser.add_argument("--markdown", metavar="PATH", help="also write the markdown table")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run a tournament from command-line arguments; return the exit code."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as stop:
+        return int(stop.code or 0)
+    lineup = [name.strip() for name in args.seats.split(",")]
+    problems = []
+    if len(lineup) != 4:
+        problems.append(f"--seats needs four bots, got {len(lineup)}")
+    problems += [f"unknown bot {name!r}" for name in lineup if name not in BOTS]
+    if not 1 <= args.deals <= 1_000_000:
+        problems.append("--deals must be from 1 to 1000000")
+    if not 0 <= args.matches <= 100_000:
+        problems.append("--matches must be from 0 to 100000")
+    if not 0 <= args.seed < 2**63:
+        problems.append("--seed must be from 0 to 2**63 - 1")
+    if not 0 <= args.workers <= 256:
+        problems.append("--workers must be from 0 to 256")
+    if problems:
+        for problem in problems:
+            sys.stderr.write(f"mdhearts tournament: {problem}\n")
+        return 2
+    summaries = run_tournament(
+        lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
+    )
+    table = markdown_table(summaries)
+    sys.stdout.write(
+        f"{args.deals} duplicate deals x 4 rotations, seed {args.seed}, lineup {args.seats}\n\n"
+    )
+    sys.stdout.write(table)
+    try:
+        if args.markdown:
+            write_atomically(args.markdown, table)
+        if args.json:
+            data = {
+                "lineup": lineup,
+                "deals": args.deals,
+                "matches": args.matches,
+                "seed": args.seed,
+                "bots": [dataclasses.asdict(summary) for summary in summaries],
+            }
+            write_atomically(args.json, json.dumps(data, indent=1) + "\n")
+    except OSError as error:
+        sys.stderr.write(f"mdhearts tournament: cannot write results: {error}\n")
+        return 1
+    return 0
