@@ -69,9 +69,7 @@ class Knowledge:
 
     def can_shoot_moon(self, seat: int) -> bool:
         """Return whether ``seat`` could still take every point card this hand."""
-        return all(
-            self.taken[other] & POINT_CARDS_MASK == 0 for other in range(4) if other != seat
-        )
+        return all(self.taken[other] & POINT_CARDS_MASK == 0 for other in range(4) if other != seat)
 
     def possible(self, seat: int) -> int:
         """Return the mask of unseen cards ``seat`` might hold."""

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ai.autoplay import play_bots
 from ai.bot import Bot
 from ai.registry import make_bot
 from core.controller import Controller
@@ -198,16 +199,7 @@ def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> 
     while controller.winner is None:
         if controller.phase == "hand_over":
             controller.next_hand()
-            continue
-        for seat in controller.seats_to_act:
-            observation = controller.observation(seat)
-            if controller.phase == "pass":
-                result = controller.submit_pass(seat, bots[seat].choose_pass(observation))
-            else:
-                result = controller.play_card(seat, bots[seat].choose_play(observation))
-            if not result.ok:
-                name = lineup[slot_at[seat]]
-                raise RuntimeError(f"bot {name} made an illegal move: {result.error}")
+        play_bots(controller, dict(enumerate(bots)))
     return slot_at[controller.winner]
 
 

@@ -6,41 +6,29 @@
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
-if os.environ.get("MDH_PURE_PYTHON", "") == "1":
-    from core.kernel_py import (
-        legal_mask,
-        next_random,
-        random_playout,
-        random_playouts,
-        trick_points,
-        trick_winner_offset,
-    )
+from core import kernel_py
 
-    COMPILED = False
-else:
+
+def _load() -> tuple[ModuleType, bool]:
+    if os.environ.get("MDH_PURE_PYTHON", "") == "1":
+        return kernel_py, False
     try:
-        from core._kernel import (  # type: ignore[import-not-found,no-redef]
-            legal_mask,
-            next_random,
-            random_playout,
-            random_playouts,
-            trick_points,
-            trick_winner_offset,
-        )
-
-        COMPILED = True
+        from core import _kernel  # type: ignore[attr-defined]
     except ImportError:
-        from core.kernel_py import (
-            legal_mask,
-            next_random,
-            random_playout,
-            random_playouts,
-            trick_points,
-            trick_winner_offset,
-        )
+        return kernel_py, False
+    return _kernel, True
 
-        COMPILED = False
+
+_implementation, COMPILED = _load()
+
+legal_mask = _implementation.legal_mask
+next_random = _implementation.next_random
+random_playout = _implementation.random_playout
+random_playouts = _implementation.random_playouts
+trick_points = _implementation.trick_points
+trick_winner_offset = _implementation.trick_winner_offset
 
 __all__ = [
     "COMPILED",
