@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from ai.bot import Budget
 from core.cards import HEARTS, QUEEN_OF_SPADES, cards_of, rank_of, suit_of
 from core.observation import Observation
 
@@ -25,15 +27,18 @@ class EasyBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self.last_decision: dict[str, Any] = {}
 
-    def choose_pass(self, observation: Observation) -> tuple[int, int, int]:
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
         """Pass the three most dangerous-looking cards (with ties broken at random)."""
         cards = cards_of(observation.hand)
         self._rng.shuffle(cards)
         cards.sort(key=_danger, reverse=True)
         return cards[0], cards[1], cards[2]
 
-    def choose_play(self, observation: Observation) -> int:
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
         """Play by a rule of thumb, sometimes a random legal card."""
         legal = cards_of(observation.legal_mask())
         if len(legal) == 1:
