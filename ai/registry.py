@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Bot
 from ai.easy import EasyBot
+from ai.normal import NormalBot
 
 BotFactory = Callable[[int | None], Bot]
 
@@ -15,6 +16,7 @@ BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
     "first": lambda seed: FirstLegalBot(),
     "easy": EasyBot,
+    "normal": NormalBot,
 }
 
 
