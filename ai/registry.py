@@ -7,6 +7,7 @@ from collections.abc import Callable
 from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Bot
 from ai.easy import EasyBot
+from ai.external import ENGINE_PREFIX, make_engine_bot
 from ai.normal import NormalBot
 
 BotFactory = Callable[[int | None], Bot]
@@ -21,7 +22,12 @@ BOTS: dict[str, BotFactory] = {
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """Return a new bot of the named kind (seeded when it uses chance); raise ValueError."""
+    """Return a new bot by name or ``engine:COMMAND`` (seeded when it uses chance).
+
+    Raises ValueError for an unknown name or an unusable engine command.
+    """
+    if name.startswith(ENGINE_PREFIX):
+        return make_engine_bot(name, seed)
     try:
         factory = BOTS[name]
     except KeyError:

@@ -62,6 +62,13 @@ def play_hand(
     return HandOutcome(hand.score(scores), times)
 
 
+def close_bot(bot: object) -> None:
+    """Release what a bot holds (an external engine's process); most bots hold nothing."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()
+
+
 def _seed_for(*parts: int) -> int:
     value = 0
     for part in parts:
@@ -89,7 +96,11 @@ def play_duplicate_deal(lineup: Sequence[str], rules: RuleSet, seed: int, index:
         bots: list[Bot] = [make_bot("random", 0)] * 4
         for slot in range(4):
             bots[seat_of[slot]] = make_bot(lineup[slot], _seed_for(seed, index, rotation, slot))
-        outcome = play_hand(rules, direction, deal, bots)
+        try:
+            outcome = play_hand(rules, direction, deal, bots)
+        finally:
+            for bot in bots:
+                close_bot(bot)
         shooter = outcome.score.moon_shooter
         for slot in range(4):
             seat = seat_of[slot]
@@ -196,10 +207,14 @@ def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> 
     bots = [make_bot(lineup[slot_at[seat]], _seed_for(seed, index, seat)) for seat in range(4)]
     controller = Controller()
     controller.new_match(rules, seed=_seed_for(seed, index), seats=["bot"] * 4)
-    while controller.winner is None:
-        if controller.phase == "hand_over":
-            controller.next_hand()
-        play_bots(controller, dict(enumerate(bots)))
+    try:
+        while controller.winner is None:
+            if controller.phase == "hand_over":
+                controller.next_hand()
+            play_bots(controller, dict(enumerate(bots)))
+    finally:
+        for bot in bots:
+            close_bot(bot)
     return slot_at[controller.winner]
 
 
@@ -250,7 +265,7 @@ def run_tournament(
     if len(lineup) != 4:
         raise ValueError("a lineup names four bots")
     for name in lineup:
-        make_bot(name, 0)
+        close_bot(make_bot(name, 0))
     rule_set = rules or RuleSet()
     worker_count = workers or os.cpu_count() or 1
     key = (tuple(lineup), rule_set.to_dict(), seed)

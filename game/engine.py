@@ -3,6 +3,8 @@
 The protocol is stateless: every request describes one seat's view of a hand (docs/protocol.md).
 The engine checks the view, then answers with the legal cards, a bot's pass or play, or the
 points of a finished hand. A bad request gets ``{"error": ...}`` and the engine keeps serving.
+``--difficulty`` names the bot (any name in the bot registry) and ``--think-ms`` its time to
+think about each ``play`` or ``pass``.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, BinaryIO, TextIO
 
-from ai.bot import Bot
+from ai.bot import Bot, Budget
 from ai.registry import BOTS, make_bot
 from core.cards import card_text, has_card, mask_texts
 from core.errors import HeartsError
+from core.match import MAX_SEED
 from core.observation import Observation
 from core.view import (
     SCORE_FIELDS,
@@ -33,6 +36,9 @@ from core.view import (
 #: Longest request line accepted, in bytes, without its line end.
 MAX_LINE_BYTES = 64 * 1024
 BOT_NAMES = tuple(sorted(BOTS))
+DEFAULT_BOT = "first"
+#: Longest think time accepted by ``--think-ms``: one hour.
+MAX_THINK_MS = 3_600_000
 REQUEST_TYPES = ("legal", "play", "pass", "score", "quit")
 MAX_ERROR_LENGTH = 300
 
@@ -66,7 +72,7 @@ def _require_turn(observation: Observation) -> None:
         raise RequestError(f"it is seat {turn}'s turn, not seat {seat}'s")
 
 
-def _legal(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+def _legal(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
     observation = observation_from_view(body)
     if observation.must_pass:
         return {"cards": mask_texts(observation.hand)}
@@ -74,16 +80,16 @@ def _legal(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
     return {"cards": mask_texts(observation.legal_mask())}
 
 
-def _play(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+def _play(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
     observation = observation_from_view(body)
     _require_turn(observation)
-    card = bot.choose_play(observation)
+    card = bot.choose_play(observation, budget)
     if not has_card(observation.legal_mask(), card):
         raise RuntimeError(f"the bot chose an illegal card {card!r}")
     return {"card": card_text(card)}
 
 
-def _pass(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+def _pass(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
     observation = observation_from_view(body)
     seat = observation.seat
     if observation.direction == "hold":
@@ -91,17 +97,17 @@ def _pass(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
     if observation.passed is not None:
         texts = " ".join(card_text(card) for card in observation.passed)
         raise RequestError(f"seat {seat} has already passed {texts}")
-    cards = bot.choose_pass(observation)
+    cards = bot.choose_pass(observation, budget)
     if len(set(cards)) != 3 or not all(has_card(observation.hand, card) for card in cards):
         raise RuntimeError(f"the bot chose an illegal pass {cards!r}")
     return {"cards": [card_text(card) for card in cards]}
 
 
-def _score(body: dict[str, Any], bot: Bot) -> dict[str, Any]:
+def _score(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
     return {"points": list(score_finished_hand(body).points)}
 
 
-_HANDLERS: dict[str, Callable[[dict[str, Any], Bot], dict[str, Any]]] = {
+_HANDLERS: dict[str, Callable[[dict[str, Any], Bot, Budget | None], dict[str, Any]]] = {
     "legal": _legal,
     "play": _play,
     "pass": _pass,
@@ -109,8 +115,12 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], Bot], dict[str, Any]]] = {
 }
 
 
-def handle_request(request: object, bot: Bot) -> Reply:
-    """Answer one parsed request; never raises for any JSON value."""
+def handle_request(request: object, bot: Bot, think_ms: float | None = None) -> Reply:
+    """Answer one parsed request; never raises for any JSON value.
+
+    A ``play`` or ``pass`` gives the bot a budget of ``think_ms`` from now (None: no budget).
+    """
+    budget = None if think_ms is None else Budget.for_ms(think_ms)
     if not isinstance(request, dict):
         return Reply({"error": f"a request must be a JSON object, got {describe_value(request)}"})
     reply: dict[str, Any] = {}
@@ -141,7 +151,7 @@ def handle_request(request: object, bot: Bot) -> Reply:
                     f"unknown field {describe_value(key)} in {kind} (known: type, id, "
                     f"{', '.join(allowed)})"
                 )
-        reply.update(_HANDLERS[kind](body, bot))
+        reply.update(_HANDLERS[kind](body, bot, budget))
     except HeartsError as error:
         reply["error"] = str(error)[:MAX_ERROR_LENGTH]
     except Exception as error:
@@ -160,8 +170,11 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def handle_line(line: str | bytes, bot: Bot) -> Reply | None:
-    """Answer one request line; return None for a blank line. Never raises."""
+def handle_line(line: str | bytes, bot: Bot, think_ms: float | None = None) -> Reply | None:
+    """Answer one request line; return None for a blank line. Never raises.
+
+    A ``play`` or ``pass`` gives the bot ``think_ms`` to think (None: no budget).
+    """
     try:
         if isinstance(line, bytes):
             line = line.rstrip(b"\r\n")
@@ -183,7 +196,7 @@ def handle_line(line: str | bytes, bot: Bot) -> Reply | None:
             return Reply({"error": "not valid JSON: nested too deeply"})
         except ValueError as error:
             return Reply({"error": f"not valid JSON: {error}"[:MAX_ERROR_LENGTH]})
-        return handle_request(request, bot)
+        return handle_request(request, bot, think_ms)
     except Exception as error:
         return Reply({"error": f"internal error: {type(error).__name__}"})
 
@@ -203,8 +216,11 @@ def _skip_rest_of_line(stdin: BinaryIO) -> None:
             return
 
 
-def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot) -> int:
-    """Answer requests from ``stdin`` until ``quit`` or end of input; return the exit code."""
+def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot, think_ms: float | None = None) -> int:
+    """Answer requests from ``stdin`` until ``quit`` or end of input; return the exit code.
+
+    The bot may think ``think_ms`` about each ``play`` or ``pass`` (None: as long as it likes).
+    """
     while True:
         line = stdin.readline(MAX_LINE_BYTES + 1)
         if not line:
@@ -215,13 +231,30 @@ def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot) -> int:
                 {"error": f"line too long: the limit is {MAX_LINE_BYTES} bytes"}
             )
         else:
-            reply = handle_line(line, bot)
+            reply = handle_line(line, bot, think_ms)
         if reply is None:
             continue
         stdout.write(encode_reply(reply.data) + "\n")
         stdout.flush()
         if reply.quit:
             return 0
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type accepting whole numbers from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, got {text!r:.40}"
+            )
+        return value
+
+    return parse
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -231,21 +264,43 @@ def _parser() -> argparse.ArgumentParser:
         "one reply per line on stdout (see docs/protocol.md).",
     )
     parser.add_argument(
-        "--bot", choices=BOT_NAMES, default="first", help="the bot that passes and plays"
+        "--difficulty",
+        "--bot",
+        dest="difficulty",
+        metavar="NAME",
+        default=DEFAULT_BOT,
+        help=f"the bot that passes and plays: {', '.join(BOT_NAMES)} (default {DEFAULT_BOT})",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the random bot")
+    parser.add_argument(
+        "--think-ms",
+        type=_whole_number(1, MAX_THINK_MS),
+        default=None,
+        metavar="N",
+        help="milliseconds the bot may think about each play or pass (default: its own pace)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_whole_number(0, MAX_SEED),
+        default=None,
+        metavar="N",
+        help="seed of a bot that uses chance; the same seed and requests give the same answers",
+    )
     return parser
 
 
 def main(argv: list[str]) -> int:
-    """Run the engine on stdin/stdout and return the exit code."""
+    """Run the engine on stdin/stdout and return the exit code (2 for bad options)."""
+    parser = _parser()
     try:
-        args = _parser().parse_args(argv)
+        args = parser.parse_args(argv)
+        try:
+            bot = make_bot(args.difficulty, args.seed)
+        except ValueError as error:
+            parser.error(f"--difficulty: {error}")
     except SystemExit as exit_request:
         return exit_request.code if isinstance(exit_request.code, int) else 2
-    bot = make_bot(args.bot, args.seed)
     try:
-        return serve(sys.stdin.buffer, sys.stdout, bot)
+        return serve(sys.stdin.buffer, sys.stdout, bot, args.think_ms)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

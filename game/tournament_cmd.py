@@ -8,8 +8,8 @@ import json
 import sys
 from collections.abc import Sequence
 
-from ai.registry import BOTS
-from ai.tournament import markdown_table, run_tournament
+from ai.registry import BOTS, make_bot
+from ai.tournament import close_bot, markdown_table, run_tournament
 from core.record import write_atomically
 
 
@@ -43,7 +43,11 @@ def main(argv: Sequence[str]) -> int:
     problems = []
     if len(lineup) != 4:
         problems.append(f"--seats needs four bots, got {len(lineup)}")
-    problems += [f"unknown bot {name!r}" for name in lineup if name not in BOTS]
+    for name in lineup:
+        try:
+            close_bot(make_bot(name, 0))
+        except ValueError as error:
+            problems.append(str(error))
     if not 1 <= args.deals <= 1_000_000:
         problems.append("--deals must be from 1 to 1000000")
     if not 0 <= args.matches <= 100_000:

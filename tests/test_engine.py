@@ -14,8 +14,11 @@ from typing import Any
 import pytest
 
 from ai.basic import FirstLegalBot, RandomBot
+from ai.bot import Budget
+from ai.registry import BOTS
 from core.cards import card_text, mask_texts, parse_card
 from core.controller import Controller
+from core.observation import Observation
 from core.rules import RuleSet
 from core.view import view_from_observation
 from game.engine import MAX_LINE_BYTES, handle_line, handle_request, main, make_bot, serve
@@ -205,9 +208,97 @@ def test_the_random_bot_is_reproducible_with_a_seed() -> None:
     assert isinstance(make_bot("first"), FirstLegalBot)
 
 
-def test_bad_command_line_options_exit_with_usage(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["--bot", "genius"]) == 2
-    assert "invalid choice" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--bot", "genius"], "--difficulty: unknown bot 'genius' (known: "),
+        (["--difficulty", "genius"], "--difficulty: unknown bot 'genius' (known: "),
+        (["--difficulty"], "expected one argument"),
+        (["--think-ms", "0"], "--think-ms: must be a whole number from 1 to 3600000, got '0'"),
+        (["--think-ms", "1.5"], "--think-ms: must be a whole number from 1 to 3600000"),
+        (["--think-ms", "fast"], "--think-ms: must be a whole number from 1 to 3600000"),
+        (["--seed", "-1"], "--seed: must be a whole number from 0 to"),
+        (["--seed", "seven"], "--seed: must be a whole number from 0 to"),
+        (["--speed", "9"], "unrecognized arguments: --speed 9"),
+    ],
+)
+def test_bad_command_line_options_exit_with_usage(
+    capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    assert main(options) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: mdhearts engine")
+    assert message in err
+
+
+class _RecordingBot(FirstLegalBot):
+    """The first-legal bot, remembering the budget of every decision."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.budgets: list[Budget | None] = []
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        self.budgets.append(budget)
+        return super().choose_pass(observation, budget)
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        self.budgets.append(budget)
+        return super().choose_play(observation, budget)
+
+
+def _serve_in_process(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lines: list[str],
+    *args: str,
+) -> tuple[list[tuple[str, int | None]], _RecordingBot, list[dict[str, Any]]]:
+    """Run ``main`` on the given stdin lines with a recording bot; return who was asked for."""
+    made: list[tuple[str, int | None]] = []
+    bot = _RecordingBot()
+
+    def make(name: str, seed: int | None = None) -> _RecordingBot:
+        made.append((name, seed))
+        return bot
+
+    monkeypatch.setattr("game.engine.make_bot", make)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("\n".join(lines).encode())))
+    assert main(list(args)) == 0
+    replies = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    return made, bot, replies
+
+
+def test_difficulty_think_ms_and_seed_reach_the_bot(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    view = view_from_observation(_controller_in_pass_phase().observation(0))
+    lines = [json.dumps({"type": "pass", "id": 1, **view}), json.dumps({"type": "legal", **view})]
+    made, bot, replies = _serve_in_process(
+        monkeypatch, capsys, lines, "--difficulty", "easy", "--think-ms", "250", "--seed", "8"
+    )
+    assert made == [("easy", 8)]
+    assert len(replies) == 2 and len(replies[0]["cards"]) == 3
+    assert len(bot.budgets) == 1  # legal does not ask the bot
+    budget = bot.budgets[0]
+    assert budget is not None and budget.deadline is not None
+    remaining = budget.remaining_ms()
+    assert remaining is not None and remaining <= 250
+
+    made, bot, _ = _serve_in_process(monkeypatch, capsys, lines[:1], "--bot", "random")
+    assert made == [("random", None)]
+    assert bot.budgets == [None]  # no --think-ms: the bot keeps its own pace
+
+
+def test_every_registered_bot_can_serve_with_a_think_time() -> None:
+    controller = _controller_in_pass_phase()
+    pass_view = view_from_observation(controller.observation(0))
+    for name in BOTS:
+        bot = make_bot(name, 2)
+        assert len(_ask("pass", pass_view, bot)["cards"]) == 3
+        reply = handle_request({"type": "pass", **pass_view}, bot, think_ms=50).data
+        assert len(reply["cards"]) == 3
 
 
 def _run_engine(text: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -248,3 +339,23 @@ def test_the_engine_command_serves_stdin_until_quit_and_until_eof() -> None:
     assert eof_run.returncode == 0
     assert eof_run.stderr == ""
     assert len(eof_run.stdout.splitlines()) == 5
+
+
+def test_the_engine_command_plays_a_difficulty_with_a_think_time_reproducibly() -> None:
+    controller = _controller_in_pass_phase()
+    requests = [
+        json.dumps(
+            {"type": "pass", "id": seat, **view_from_observation(controller.observation(seat))}
+        )
+        for seat in range(4)
+    ]
+    args = ("--difficulty", "easy", "--think-ms", "200", "--seed", "12")
+    runs = [_run_engine("\n".join(requests) + "\n", *args) for _ in range(2)]
+    for run in runs:
+        assert run.returncode == 0
+        assert run.stderr == ""
+    replies = [json.loads(line) for line in runs[0].stdout.splitlines()]
+    assert [reply["id"] for reply in replies] == [0, 1, 2, 3]
+    for seat, reply in enumerate(replies):
+        assert set(map(parse_card, reply["cards"])) <= set(controller.hand(seat))
+    assert runs[0].stdout == runs[1].stdout

@@ -1,0 +1,449 @@
+"""Seats played by external programs that speak the engine protocol (docs/protocol.md).
+
+``ExternalEngineBot`` runs a program, as chess interfaces run UCI engines, and asks it for each
+decision: one JSON request line with the seat's view, one JSON reply line with the card or the
+pass. The program starts on the first request and again after it crashes or times out. A
+misbehaving program — it cannot start, exits, sends garbage or the wrong id, answers with an
+error or an illegal card, or is too slow — costs it that move only: the fallback bot moves
+instead and the problem is recorded with a clear message.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import queue
+import shlex
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any, TypeVar
+
+from ai.bot import Bot, Budget
+from ai.easy import EasyBot
+from core.cards import card_text, has_card, mask_texts, parse_card, parse_cards
+from core.errors import CardError
+from core.observation import Observation
+from core.view import describe_value, view_from_observation
+
+#: A seat kind played by an external program is this prefix and the program's command line.
+ENGINE_PREFIX = "engine:"
+DEFAULT_TIMEOUT_MS = 5000.0
+#: Extra time the first answer of a freshly started program may take (it is loading).
+DEFAULT_STARTUP_MS = 5000.0
+#: How long ``close`` waits for the program to quit before it is killed, in seconds.
+QUIT_GRACE_SECONDS = 0.5
+#: Longest reply line read, in characters; a longer one is garbage.
+MAX_REPLY_CHARS = 64 * 1024
+#: Unrequested lines kept at most; a program that floods its output loses the rest.
+MAX_PENDING_LINES = 64
+#: How often a wait for a reply checks whether the decision was cancelled, in seconds.
+CANCEL_POLL_SECONDS = 0.05
+MAX_NAME_LENGTH = 60
+
+Move = TypeVar("Move")
+
+
+class EngineCommandError(ValueError):
+    """An engine command cannot be run: it is empty, badly quoted or names no program."""
+
+
+class _Misbehaviour(Exception):
+    """The program failed one request; ``restart`` when the conversation cannot go on."""
+
+    def __init__(self, message: str, *, restart: bool) -> None:
+        super().__init__(message)
+        self.restart = restart
+
+
+class _Cancelled(Exception):
+    """The decision was cancelled while the program was thinking."""
+
+
+def split_command(command: str) -> list[str]:
+    """Split an engine command line into its words; raise EngineCommandError if it cannot run.
+
+    The first word must name a program on PATH or a path to an executable file.
+    """
+    if not isinstance(command, str):
+        raise EngineCommandError(f"an engine command is a string, got {describe_value(command)}")
+    if "\0" in command:
+        raise EngineCommandError("an engine command cannot contain a NUL character")
+    posix = os.name != "nt"
+    try:
+        words = shlex.split(command, posix=posix)
+    except ValueError as error:
+        raise EngineCommandError(
+            f"cannot split the engine command {command!r:.{MAX_NAME_LENGTH}}: {str(error).lower()}"
+        ) from None
+    if not posix:
+        words = [
+            word[1:-1] if len(word) > 1 and word[0] == word[-1] == '"' else word for word in words
+        ]
+    if not words:
+        raise EngineCommandError(
+            "an engine seat needs a command after 'engine:', e.g. 'engine:myengine --fast'"
+        )
+    if shutil.which(words[0]) is None:
+        raise EngineCommandError(
+            f"engine program {words[0]!r:.{MAX_NAME_LENGTH}} not found: give the path to an "
+            "executable file or the name of a program on PATH"
+        )
+    return words
+
+
+def _display_name(words: list[str]) -> str:
+    """Return a short name of a command for messages: the program's file name and arguments."""
+    name = " ".join([os.path.basename(words[0]), *words[1:]])
+    return name if len(name) <= MAX_NAME_LENGTH else name[: MAX_NAME_LENGTH - 3] + "..."
+
+
+def _excerpt(value: object) -> str:
+    """Return a short quoted excerpt of what a program sent."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _read_lines(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+    """Queue every line a program writes, then None at the end of its output (a thread)."""
+    try:
+        while line := stream.readline(MAX_REPLY_CHARS + 1):
+            if lines.qsize() < MAX_PENDING_LINES:
+                lines.put(line)
+    except (OSError, ValueError):
+        pass
+    lines.put(None)
+
+
+def _reply_object(line: str, request_id: int) -> dict[str, Any]:
+    """Return a reply line as a JSON object answering ``request_id``, or raise _Misbehaviour."""
+    if len(line.rstrip("\r\n")) > MAX_REPLY_CHARS:
+        raise _Misbehaviour(f"sent a line longer than {MAX_REPLY_CHARS} characters", restart=True)
+    text = line.strip()
+    try:
+        reply = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _Misbehaviour(
+            f"sent a line that is not JSON: {_excerpt(text)}", restart=True
+        ) from None
+    if not isinstance(reply, dict):
+        raise _Misbehaviour(f"sent {describe_value(reply)} instead of a JSON object", restart=True)
+    answered = reply.get("id")
+    if type(answered) is not int or answered != request_id:
+        got = "no id" if "id" not in reply else f"id {describe_value(answered)}"
+        raise _Misbehaviour(f"answered request {request_id} with {got}", restart=True)
+    if "error" in reply:
+        raise _Misbehaviour(f"answered with an error: {_excerpt(reply['error'])}", restart=False)
+    return reply
+
+
+def _card_value(value: object) -> str:
+    """Return a reply's card text, or raise _Misbehaviour unless it is a short string."""
+    if not isinstance(value, str) or len(value) > 4:
+        raise _Misbehaviour(
+            f"sent {describe_value(value)} where a card like 'QS' belongs", restart=False
+        )
+    return value
+
+
+def _play_from_reply(reply: dict[str, Any], observation: Observation) -> int:
+    """Return the legal card a ``play`` reply names, or raise _Misbehaviour saying why not."""
+    if "card" not in reply:
+        raise _Misbehaviour("answered a play request without a 'card'", restart=False)
+    text = _card_value(reply["card"])
+    try:
+        card = parse_card(text)
+    except CardError as error:
+        raise _Misbehaviour(f"sent an invalid card: {error}", restart=False) from None
+    if not has_card(observation.hand, card):
+        raise _Misbehaviour(
+            f"sent an illegal card {card_text(card)!r}: it does not hold {card_text(card)}",
+            restart=False,
+        )
+    legal = observation.legal_mask()
+    if not has_card(legal, card):
+        raise _Misbehaviour(
+            f"sent an illegal card {card_text(card)!r}: the legal cards were "
+            f"{' '.join(mask_texts(legal))}",
+            restart=False,
+        )
+    return card
+
+
+def _pass_from_reply(reply: dict[str, Any], observation: Observation) -> tuple[int, int, int]:
+    """Return the three held cards a ``pass`` reply names, or raise _Misbehaviour."""
+    value = reply.get("cards")
+    if not isinstance(value, list) or len(value) != 3:
+        raise _Misbehaviour(
+            f"sent an illegal pass: 'cards' must list three cards, got {describe_value(value)}",
+            restart=False,
+        )
+    try:
+        cards = parse_cards([_card_value(item) for item in value])
+    except CardError as error:
+        raise _Misbehaviour(f"sent an illegal pass: {error}", restart=False) from None
+    for card in cards:
+        if not has_card(observation.hand, card):
+            raise _Misbehaviour(
+                f"sent an illegal pass: it does not hold {card_text(card)}", restart=False
+            )
+    return cards[0], cards[1], cards[2]
+
+
+class ExternalEngineBot:
+    """A seat played by an external program speaking the engine protocol, with a fallback bot.
+
+    ``timeout_ms`` bounds each answer (and a budget's time left bounds it further); the first
+    answer of a freshly started program may take ``startup_ms`` longer. ``problems`` lists
+    every misbehaviour, and ``last_decision["problem"]`` says what went wrong with the last one.
+    Use as a context manager, or call ``close`` when done.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout_ms: float = DEFAULT_TIMEOUT_MS,
+        startup_ms: float = DEFAULT_STARTUP_MS,
+        fallback: Bot | None = None,
+    ) -> None:
+        self._process: subprocess.Popen[str] | None = None
+        self._lines: queue.Queue[str | None] | None = None
+        self._reader: threading.Thread | None = None
+        self._answered = False
+        self._next_id = 1
+        self.command = command
+        self.words = split_command(command)
+        self.name = _display_name(self.words)
+        for label, value, low in (("timeout_ms", timeout_ms, 1), ("startup_ms", startup_ms, 0)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError(f"{label} must be a number of milliseconds, got {value!r:.40}")
+            if not (math.isfinite(value) and value >= low):
+                raise ValueError(f"{label} must be at least {low} ms, got {value!r:.40}")
+        self.timeout_ms = float(timeout_ms)
+        self.startup_ms = float(startup_ms)
+        self.fallback: Bot = fallback if fallback is not None else EasyBot()
+        self.problems: list[str] = []
+        self.last_decision: dict[str, Any] = {}
+
+    # -- the Bot protocol ---------------------------------------------------------------------
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Return the program's pass, or the fallback bot's if the program misbehaves."""
+        cards = self._consult("pass", observation, budget, _pass_from_reply)
+        if cards is None:
+            cards = self.fallback.choose_pass(observation, budget)
+            self.last_decision["fallback"] = dict(self.fallback.last_decision)
+        return cards
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Return the program's card, or the fallback bot's if the program misbehaves."""
+        card = self._consult("play", observation, budget, _play_from_reply)
+        if card is None:
+            card = self.fallback.choose_play(observation, budget)
+            self.last_decision["fallback"] = dict(self.fallback.last_decision)
+        return card
+
+    # -- the program's life -------------------------------------------------------------------
+
+    @property
+    def process_id(self) -> int | None:
+        """Return the running program's process id, or None when none is running."""
+        return None if self._process is None else self._process.pid
+
+    def close(self) -> int | None:
+        """Ask the program to quit, kill it if it lingers; return its exit status (None: none).
+
+        The bot stays usable: the next request starts the program again.
+        """
+        return self._stop(graceful=True)
+
+    def __enter__(self) -> ExternalEngineBot:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        with contextlib.suppress(Exception):
+            self._stop(graceful=True)
+
+    def _start(self) -> None:
+        """Start the program and the thread reading its output, or raise _Misbehaviour."""
+        try:
+            process = subprocess.Popen(
+                self.words,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
+            )
+        except (OSError, ValueError, subprocess.SubprocessError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise _Misbehaviour(f"could not start: {reason}", restart=False) from None
+        assert process.stdout is not None
+        lines: queue.Queue[str | None] = queue.Queue()
+        reader = threading.Thread(
+            target=_read_lines,
+            args=(process.stdout, lines),
+            name=f"engine reader {process.pid}",
+            daemon=True,
+        )
+        reader.start()
+        self._process, self._lines, self._reader = process, lines, reader
+        self._answered = False
+
+    def _stop(self, *, graceful: bool) -> int | None:
+        """End the program (asking it to quit first if ``graceful``); return its exit status."""
+        process, reader = self._process, self._reader
+        self._process = self._lines = self._reader = None
+        if process is None:
+            return None
+        stdin = process.stdin
+        if graceful and process.poll() is None and stdin is not None:
+            try:
+                stdin.write(json.dumps({"type": "quit"}) + "\n")
+                stdin.flush()
+            except (OSError, ValueError):
+                pass
+        try:
+            if stdin is not None:
+                stdin.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            status = process.wait(timeout=QUIT_GRACE_SECONDS if graceful else 0)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            status = process.wait()
+        if reader is not None:
+            reader.join(timeout=QUIT_GRACE_SECONDS)
+            if not reader.is_alive() and process.stdout is not None:
+                process.stdout.close()
+        return status
+
+    def _ensure_running(self) -> None:
+        """Start the program unless it is running; drop lines nobody asked for."""
+        if self._process is not None and self._lines is not None:
+            ended = self._process.poll() is not None
+            while not ended:
+                try:
+                    ended = self._lines.get_nowait() is None
+                except queue.Empty:
+                    break
+            if ended:
+                # It stopped after its last answer: start it again, this costs it nothing.
+                self._stop(graceful=False)
+        if self._process is None:
+            self._start()
+
+    def _exit_problem(self, still_running: str) -> _Misbehaviour:
+        """Describe a program that stopped talking before it answered.
+
+        ``still_running`` says what it did if it has not exited.
+        """
+        assert self._process is not None
+        try:
+            status = self._process.wait(timeout=QUIT_GRACE_SECONDS)
+        except subprocess.TimeoutExpired:
+            return _Misbehaviour(f"{still_running} without answering", restart=True)
+        if status < 0:
+            return _Misbehaviour(f"was killed by signal {-status} before answering", restart=True)
+        return _Misbehaviour(f"exited with status {status} without answering", restart=True)
+
+    # -- one request --------------------------------------------------------------------------
+
+    def _exchange(self, request: str, limit_ms: float, budget: Budget | None) -> str:
+        """Send one request line and return the reply line, or raise _Misbehaviour/_Cancelled."""
+        self._ensure_running()
+        process, lines = self._process, self._lines
+        assert process is not None and process.stdin is not None and lines is not None
+        startup_ms = 0.0 if self._answered else self.startup_ms
+        try:
+            process.stdin.write(request + "\n")
+            process.stdin.flush()
+        except (OSError, ValueError):
+            raise self._exit_problem("stopped reading its input") from None
+        deadline = time.perf_counter() + (limit_ms + startup_ms) / 1000
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                waited = f"{limit_ms + startup_ms:.0f} ms"
+                if startup_ms:
+                    waited += f" (including {startup_ms:.0f} ms to start)"
+                raise _Misbehaviour(f"timed out after {waited}", restart=True)
+            if budget is not None and budget.cancelled():
+                raise _Cancelled
+            try:
+                line = lines.get(timeout=left if budget is None else min(left, CANCEL_POLL_SECONDS))
+            except queue.Empty:
+                continue
+            if line is None:
+                raise self._exit_problem("closed its output")
+            if line.strip():
+                self._answered = True
+                return line
+
+    def _consult(
+        self,
+        kind: str,
+        observation: Observation,
+        budget: Budget | None,
+        read: Callable[[dict[str, Any], Observation], Move],
+    ) -> Move | None:
+        """Ask the program for a move; return it, or None after recording why there is none."""
+        start = time.perf_counter()
+        limit_ms = self.timeout_ms
+        remaining = None if budget is None else budget.remaining_ms()
+        if remaining is not None:
+            limit_ms = min(limit_ms, remaining)
+        if budget is not None and budget.cancelled():
+            self.last_decision = {"engine": self.name, "cancelled": True}
+            return None
+        if limit_ms <= 0:
+            self.last_decision = {"engine": self.name, "skipped": "no time left to ask it"}
+            return None
+        request_id = self._next_id
+        self._next_id += 1
+        request = json.dumps({"type": kind, "id": request_id, **view_from_observation(observation)})
+        try:
+            move = read(
+                _reply_object(self._exchange(request, limit_ms, budget), request_id), observation
+            )
+        except _Cancelled:
+            self._stop(graceful=False)
+            self.last_decision = {"engine": self.name, "cancelled": True}
+            return None
+        except _Misbehaviour as problem:
+            if problem.restart:
+                self._stop(graceful=False)
+            message = f"engine {self.name!r} {problem}"
+            self.problems.append(message)
+            self.last_decision = {"engine": self.name, "problem": message}
+            return None
+        elapsed_ms = (time.perf_counter() - start) * 1000
+        self.last_decision = {"engine": self.name, "elapsed_ms": elapsed_ms}
+        return move
+
+
+def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:
+    """Return a bot for the seat kind ``engine:COMMAND``; the easy bot (seeded) is its fallback.
+
+    Raise EngineCommandError (a ValueError) when the kind is not an engine seat or its command
+    cannot run.
+    """
+    if not isinstance(kind, str) or not kind.startswith(ENGINE_PREFIX):
+        raise EngineCommandError(
+            f"an engine seat kind is 'engine:COMMAND', got {describe_value(kind)}"
+        )
+    return ExternalEngineBot(kind.removeprefix(ENGINE_PREFIX), fallback=EasyBot(seed))
