@@ -1,7 +1,10 @@
 """Allow ``python -m game``."""
 
+import multiprocessing
 import sys
 
-from game.main import main
+if __name__ == "__main__":
+    multiprocessing.freeze_support()
+    from game.main import main
 
-sys.exit(main())
+    sys.exit(main())

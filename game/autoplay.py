@@ -1,25 +1,51 @@
-"""Seat kinds for the transports: who is a person, a built-in bot or an external engine.
+"""Seat kinds for the transports, and the bots that play their bot seats.
 
-Every transport (table, CLI) calls ``play_bots`` after a command, so bots answer at once.
+Every transport (table, CLI) lets the bots answer after a command. ``BotSeats`` holds what that
+needs: the think config, the telemetry log, and the runner that asks the bots: in this process
+for bots that answer at once, in the shared worker process for bots that search (or always,
+when asked to).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from ai.autoplay import BotError, play_bots
-from ai.bot import Bot
+from ai.bot import Bot, Budget
 from ai.registry import make_bot
+from ai.telemetry import TelemetryLog, telemetry_from_env
+from ai.think import (
+    INSTANT_BOTS,
+    BotRunner,
+    Decision,
+    DirectRunner,
+    ThinkConfig,
+    think_config_from_env,
+)
+from ai.worker import BotWorker, WorkerRunner
+from core import events as ev
+from core.controller import Controller
+from core.observation import Observation
 
 __all__ = [
+    "DEFAULT_SEAT_BOT",
     "BotError",
+    "BotSeats",
+    "RunnerBot",
     "bot_name",
     "is_bot_seat",
     "is_engine_seat",
     "is_human_seat",
     "make_bots",
     "play_bots",
+    "seat_bot_names",
+    "shared_worker",
 ]
+
+#: The bot of a plain ``bot`` seat.
+DEFAULT_SEAT_BOT = "first"
 
 
 def is_human_seat(kind: str) -> bool:
@@ -37,11 +63,136 @@ def is_engine_seat(kind: str) -> bool:
     return kind.startswith("engine:")
 
 
-def bot_name(kind: str) -> str:
-    """Return the registry name of a bot seat kind: ``bot`` is the simplest bot."""
-    return kind.partition(":")[2].strip() or "first"
+def bot_name(kind: str, default: str = DEFAULT_SEAT_BOT) -> str:
+    """Return the registry name of a bot seat kind: plain ``bot`` is ``default``."""
+    return kind.partition(":")[2].strip() or default
+
+
+def seat_bot_names(seats: Sequence[str], default: str = DEFAULT_SEAT_BOT) -> dict[int, str]:
+    """Return the bot name of every bot seat, keyed by seat number."""
+    return {seat: bot_name(kind, default) for seat, kind in enumerate(seats) if is_bot_seat(kind)}
 
 
 def make_bots(seats: Sequence[str]) -> dict[int, Bot]:
     """Return a bot for every bot seat, keyed by seat number; ValueError for unknown bots."""
-    return {seat: make_bot(bot_name(kind)) for seat, kind in enumerate(seats) if is_bot_seat(kind)}
+    return {seat: make_bot(name) for seat, name in seat_bot_names(seats).items()}
+
+
+class RunnerBot:
+    """A seat's bot that asks a runner for every move, so ``play_bots`` can drive it.
+
+    The runner decides how long the bot thinks and what happens when it fails; the move it
+    returns is always legal. ``decision`` is the last settled decision.
+    """
+
+    def __init__(self, runner: BotRunner, name: str, seed: int | None = None) -> None:
+        self.runner = runner
+        self.name = name
+        self.seed = seed
+        self.decision: Decision | None = None
+        self.last_decision: dict[str, Any] = {}
+
+    def _decide(self, observation: Observation) -> Any:
+        self.decision = self.runner.decide(observation, self.name, self.seed)
+        self.last_decision = dict(self.decision.facts)
+        return self.decision.action
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Return the runner's pass for this seat."""
+        return self._decide(observation)
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Return the runner's card for this seat."""
+        return self._decide(observation)
+
+
+_shared_worker: BotWorker | None = None
+
+
+def shared_worker() -> BotWorker:
+    """Return this program's bot worker, shared by its sessions (its process starts lazily)."""
+    global _shared_worker
+    if _shared_worker is None:
+        _shared_worker = BotWorker()
+    return _shared_worker
+
+
+class BotSeats:
+    """The bots of a transport's seats: think config, telemetry and the runner asking them.
+
+    ``use_worker`` None runs the bots of ``INSTANT_BOTS`` in this process and the others in
+    the shared worker; True sends every bot to the worker; False runs all in this process.
+    Plain ``bot`` seats are played by ``config.difficulty``.
+    """
+
+    def __init__(
+        self,
+        config: ThinkConfig | None = None,
+        telemetry: TelemetryLog | None = None,
+        use_worker: bool | None = None,
+    ) -> None:
+        self.config = config or ThinkConfig()
+        self.telemetry = telemetry
+        self.use_worker = use_worker
+        self._direct: DirectRunner | None = None
+        self._worker: WorkerRunner | None = None
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        base: ThinkConfig | None = None,
+        telemetry_name: str | None = None,
+        use_worker: bool | None = None,
+    ) -> tuple[BotSeats, list[str]]:
+        """Return bot seats configured by the environment, and one warning per bad variable."""
+        env = os.environ if environ is None else environ
+        config, warnings = think_config_from_env(env, base)
+        telemetry, telemetry_warnings = telemetry_from_env(env, telemetry_name)
+        return cls(config, telemetry, use_worker), warnings + telemetry_warnings
+
+    def names(self, seats: Sequence[str]) -> dict[int, str]:
+        """Return the bot name of every bot seat."""
+        return seat_bot_names(seats, self.config.difficulty)
+
+    def runner(self, names: Iterable[str]) -> BotRunner:
+        """Return the runner for bots of these names (made on first use, then kept)."""
+        worker = self.use_worker
+        if worker is None:
+            worker = any(name not in INSTANT_BOTS for name in names)
+        report = None if self.telemetry is None else self.telemetry.record
+        if worker:
+            if self._worker is None:
+                self._worker = WorkerRunner(self.config, report, shared_worker())
+            return self._worker
+        if self._direct is None:
+            self._direct = DirectRunner(self.config, report)
+        return self._direct
+
+    def play(self, controller: Controller) -> list[ev.Event]:
+        """Let the bot seats move until a person must act or the hand is over.
+
+        Raises BotError only for a bug (the runners always answer with a legal move).
+        """
+        names = self.names(controller.seats)
+        if not names:
+            return []
+        runner = self.runner(names.values())
+        bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
+        return play_bots(controller, bots)
+
+    def cancel(self) -> None:
+        """Drop the decisions in progress (a move was undone or a new match began)."""
+        for runner in (self._direct, self._worker):
+            if runner is not None:
+                runner.cancel_all()
+
+    def close(self) -> None:
+        """Release the runners (the shared worker stays for the program's next session)."""
+        for runner in (self._direct, self._worker):
+            if runner is not None:
+                runner.close()
+        self._direct = self._worker = None

@@ -18,12 +18,14 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 import platformdirs
 
 from ai.registry import BOTS
+from ai.think import ThinkConfig
 from core import events as ev
 from core.actions import Action, PassAction
 from core.cards import card_label, card_text, mask_of, mask_texts, parse_card
@@ -35,13 +37,13 @@ from core.match import validate_seat_kind, validate_seed
 from core.record import load_record, save_record
 from core.rules import FIRST_LEADS, MOON_MODES, RuleSet, pass_receiver, pass_sender
 from game.autoplay import (
+    DEFAULT_SEAT_BOT,
     BotError,
+    BotSeats,
     bot_name,
     is_bot_seat,
     is_engine_seat,
     is_human_seat,
-    make_bots,
-    play_bots,
 )
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
@@ -205,10 +207,26 @@ def acting_seat(controller: Controller, chosen: int | None) -> int:
     return seat
 
 
-def autoplay(controller: Controller) -> list[ev.Event]:
+def bot_seats(
+    use_worker: bool | None = None, telemetry_name: str | None = None
+) -> tuple[BotSeats, list[str]]:
+    """Return the bots of the CLI's seats as the environment configures them, and warnings.
+
+    Plain ``bot`` seats are the simplest bot unless ``MDH_BOT_DIFFICULTY`` names another.
+    """
+    base = ThinkConfig(difficulty=DEFAULT_SEAT_BOT)
+    return BotSeats.from_env(base=base, telemetry_name=telemetry_name, use_worker=use_worker)
+
+
+def one_shot_telemetry_name() -> str:
+    """Return the telemetry file name of one-shot commands: one file per day."""
+    return f"cli-{date.today():%Y%m%d}"
+
+
+def autoplay(controller: Controller, players: BotSeats) -> list[ev.Event]:
     """Let the bot seats move; a bot's illegal move is reported as an internal error."""
     try:
-        return play_bots(controller, make_bots(controller.seats))
+        return players.play(controller)
     except BotError as error:
         raise CliError(str(error), EXIT_INTERNAL) from None
 
@@ -449,7 +467,7 @@ def cmd_new(args: argparse.Namespace, state: Path) -> Outcome:
         raise CliError(f"--seed: {error}", EXIT_USAGE) from None
     controller = Controller()
     happened = _checked(controller.new_match(rules, seed, seats))
-    happened += autoplay(controller)
+    happened += autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened)
 
@@ -465,7 +483,7 @@ def cmd_pass(args: argparse.Namespace, state: Path) -> Outcome:
     controller = load_state(state)
     seat = acting_seat(controller, args.seat)
     happened = _checked(controller.submit_pass(seat, " ".join(args.cards)))
-    happened += autoplay(controller)
+    happened += autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened, seat=seat)
 
@@ -475,7 +493,7 @@ def cmd_play(args: argparse.Namespace, state: Path) -> Outcome:
     controller = load_state(state)
     seat = acting_seat(controller, args.seat)
     happened = _checked(controller.play_card(seat, args.card))
-    happened += autoplay(controller)
+    happened += autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened, seat=seat)
 
@@ -514,7 +532,7 @@ def undo_to_human(controller: Controller) -> list[ev.Event]:
     return happened
 
 
-def redo_to_human(controller: Controller) -> list[ev.Event]:
+def redo_to_human(controller: Controller, players: BotSeats) -> list[ev.Event]:
     """Redo moves until one of a human seat was applied again, then let the bots move."""
     humans = set(human_seats(controller))
     happened: list[ev.Event] = []
@@ -528,13 +546,13 @@ def redo_to_human(controller: Controller) -> list[ev.Event]:
             break
     if not happened:
         raise CliError("nothing to redo")
-    return happened + autoplay(controller)
+    return happened + autoplay(controller, players)
 
 
 def cmd_redo(args: argparse.Namespace, state: Path) -> Outcome:
     """Apply again the human move last undone, then let the bots move."""
     controller = load_state(state)
-    happened = redo_to_human(controller)
+    happened = redo_to_human(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened)
 
@@ -542,7 +560,7 @@ def cmd_redo(args: argparse.Namespace, state: Path) -> Outcome:
 def cmd_next(args: argparse.Namespace, state: Path) -> Outcome:
     """Deal the next hand once the current one is over, then let the bots move."""
     controller = load_state(state)
-    happened = _checked(controller.next_hand()) + autoplay(controller)
+    happened = _checked(controller.next_hand()) + autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened)
 
@@ -568,7 +586,7 @@ def cmd_load(args: argparse.Namespace, state: Path) -> Outcome:
     except (OSError, ValueError) as error:
         raise CliError(f"cannot load the match: {error}") from None
     check_seats_supported(controller.seats)
-    happened = autoplay(controller)
+    happened = autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(
         controller,
@@ -741,7 +759,13 @@ def _run(argv: list[str]) -> int:
             return run_interactive(state, symbols=symbols)
         if args.command is None:
             raise CliError("give a command (see `mdhearts cli --help`)", EXIT_USAGE)
-        outcome = args.handler(args, state)
+        args.players, warnings = bot_seats(telemetry_name=one_shot_telemetry_name())
+        for warning in warnings:
+            write(sys.stderr, f"{PROG}: warning: {warning}\n")
+        try:
+            outcome = args.handler(args, state)
+        finally:
+            args.players.close()
     except CliError as error:
         write(sys.stderr, f"{PROG}: error: {error}\n")
         if as_json:

@@ -19,10 +19,12 @@ from core.controller import Controller
 from core.errors import HeartsError
 from core.match import DEFAULT_SEATS
 from core.rules import RuleSet
+from game.autoplay import BotSeats
 from game.cli import (
     NO_MATCH,
     CliError,
     autoplay,
+    bot_seats,
     checked_path,
     describe_event,
     load_state,
@@ -53,15 +55,30 @@ MAX_CHOICE_DIGITS = 3
 
 
 class InteractiveSession:
-    """One menu session over a text input and output stream."""
+    """One menu session over a text input and output stream.
 
-    def __init__(self, state: Path, stdin: TextIO, stdout: TextIO, symbols: bool = False) -> None:
+    The bots answer through the worker process (``players``, by default configured by the
+    environment), so a bot that thinks long or fails never stops the session.
+    """
+
+    def __init__(
+        self,
+        state: Path,
+        stdin: TextIO,
+        stdout: TextIO,
+        symbols: bool = False,
+        players: BotSeats | None = None,
+    ) -> None:
         self.state = state
         self.stdin = stdin
         self.stdout = stdout
         self.symbols = symbols
         self.changed = True
         self.controller = Controller()
+        self.warnings: list[str] = []
+        if players is None:
+            players, self.warnings = bot_seats(use_worker=True)
+        self.players = players
 
     # -- output -------------------------------------------------------------------------------
 
@@ -109,7 +126,7 @@ class InteractiveSession:
                 self.say(f"{error}\nstarting a new match instead\n")
             self.new_match(RuleSet(), DEFAULT_SEATS)
             return
-        happened = autoplay(self.controller)
+        happened = autoplay(self.controller, self.players)
         self.commit(happened, save=bool(happened))
 
     def new_match(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
@@ -118,8 +135,9 @@ class InteractiveSession:
         result = controller.new_match(rules, None, seats)
         if not result.ok:
             raise CliError(result.error or "cannot start a match")
+        self.players.cancel()
         self.controller = controller
-        self.commit([*result.events, *autoplay(controller)])
+        self.commit([*result.events, *autoplay(controller, self.players)])
 
     def commit(self, happened: list[ev.Event], save: bool = True) -> None:
         """Report what happened and save the match; a failed save is reported, not fatal."""
@@ -162,7 +180,7 @@ class InteractiveSession:
             result = controller.play_card(seat, self.pick(tokens, controller.legal_cards(seat))[0])
         if not result.ok:
             raise CliError(result.error or "that move is refused")
-        self.commit([*result.events, *autoplay(controller)])
+        self.commit([*result.events, *autoplay(controller, self.players)])
 
     def handle(self, line: str) -> bool:
         """Act on one line of input; return False when the session should end."""
@@ -174,14 +192,15 @@ class InteractiveSession:
         if word in ("?", "h", "help"):
             self.say(HELP)
         elif word in ("u", "undo"):
+            self.players.cancel()
             self.commit(undo_to_human(controller))
         elif word in ("r", "redo"):
-            self.commit(redo_to_human(controller))
+            self.commit(redo_to_human(controller, self.players))
         elif word in ("n", "next") or (not line and controller.phase == "hand_over"):
             result = controller.next_hand()
             if not result.ok:
                 raise CliError(result.error or "cannot deal the next hand")
-            self.commit([*result.events, *autoplay(controller)])
+            self.commit([*result.events, *autoplay(controller, self.players)])
         elif word == "new":
             self.new_match(controller.rules, controller.seats)
         elif word in ("s", "save"):
@@ -194,6 +213,14 @@ class InteractiveSession:
 
     def run(self) -> int:
         """Read and answer lines until ``q`` or the end of input; return the exit status."""
+        try:
+            return self._loop()
+        finally:
+            self.players.close()
+
+    def _loop(self) -> int:
+        for warning in self.warnings:
+            self.say(f"warning: {warning}\n")
         self.start()
         while True:
             if self.changed:

@@ -11,6 +11,7 @@ commands:
   cli       play or script a match from the terminal (mdhearts cli --help)
   engine    answer engine-protocol requests on stdin/stdout (mdhearts engine --help)
   tournament  judge bots on duplicate deals (mdhearts tournament --help)
+  telemetry   export the bots' decision records (mdhearts telemetry export --help)
 
 With no command, a match is played interactively in the terminal.
 """
@@ -39,9 +40,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from game.tournament_cmd import main as tournament_main
 
         return tournament_main(rest)
+    if command == "telemetry":
+        from game.telemetry_cmd import main as telemetry_main
+
+        return telemetry_main(rest)
     sys.stderr.write(f"mdhearts: unknown command {command!r}\n\n{USAGE}")
     return 2
 
 
 if __name__ == "__main__":
+    import multiprocessing
+
+    multiprocessing.freeze_support()
     sys.exit(main())

@@ -25,8 +25,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never touch the real user data folder."""
+    """Never touch the real user data and log folders."""
     monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
 
 
 @pytest.fixture

@@ -86,6 +86,7 @@ def _run(folder: Path, state: Path, argv: list[str]) -> tuple[int, str]:
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
     return tmp_path
 
 

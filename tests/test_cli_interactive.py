@@ -24,6 +24,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
 
 
 @pytest.fixture
@@ -50,6 +51,12 @@ def test_a_whole_hand_by_menu_numbers_through_main(
     assert "hand scored" in out and "hand 2 dealt" in out
     controller = load_record(state)
     assert controller.hand_number == 2 and sum(controller.totals) in (26, 78)
+    files = {path.name.startswith("cli-"): path for path in state.parent.glob("*/*.ndjson")}
+    one_shot, session_file = files[True], files[False]
+    assert len(one_shot.read_text().splitlines()) == 3  # the bots' passes after `new`
+    records = [json.loads(line) for line in session_file.read_text().splitlines()]
+    assert len(records) == 39 + 3  # the bots' plays of hand 1 and passes of hand 2
+    assert not any(record["fallback_used"] for record in records)
 
 
 def test_cards_can_be_typed_as_text(state: Path) -> None:
