@@ -60,3 +60,10 @@ class Bot(Protocol):
     def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
         """Return a legal card to play."""
         ...
+
+
+def close_bot(bot: object) -> None:
+    """Release what a bot holds (an external engine's process); most bots hold nothing."""
+    close = getattr(bot, "close", None)
+    if callable(close):
+        close()

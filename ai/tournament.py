@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ai.autoplay import play_bots
-from ai.bot import Bot
+from ai.bot import Bot, close_bot
 from ai.registry import make_bot
 from core.controller import Controller
 from core.hand import HandState
@@ -60,13 +60,6 @@ def play_hand(
         times[seat].append((time.perf_counter() - start) * 1000)
         hand.play(seat, card)
     return HandOutcome(hand.score(scores), times)
-
-
-def close_bot(bot: object) -> None:
-    """Release what a bot holds (an external engine's process); most bots hold nothing."""
-    close = getattr(bot, "close", None)
-    if callable(close):
-        close()
 
 
 def _seed_for(*parts: int) -> int:

@@ -24,7 +24,8 @@ from typing import Any, NoReturn, TextIO
 
 import platformdirs
 
-from ai.registry import BOTS
+from ai.bot import close_bot
+from ai.registry import BOTS, make_bot
 from ai.think import ThinkConfig
 from core import events as ev
 from core.actions import Action, PassAction
@@ -137,8 +138,12 @@ def _reason(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
 
 
-def check_seats_supported(seats: Sequence[str]) -> None:
-    """Refuse seat kinds this transport cannot run yet."""
+def check_seats_supported(seats: Sequence[str], *, allow_engines: bool = True) -> None:
+    """Refuse unknown bots and unusable engine commands.
+
+    A record from elsewhere may name ``engine:`` seats, which would run programs of its
+    author's choosing: ``allow_engines=False`` refuses them.
+    """
     for seat, kind in enumerate(seats):
         if is_bot_seat(kind) and bot_name(kind) not in BOTS:
             raise CliError(
@@ -146,10 +151,15 @@ def check_seats_supported(seats: Sequence[str]) -> None:
                 f"(known: {', '.join(sorted(BOTS))})"
             )
         if is_engine_seat(kind):
-            raise CliError(
-                f"seat {seat} is an engine seat ({kind!r:.60}): "
-                "engine seats are not supported by the CLI yet"
-            )
+            if not allow_engines:
+                raise CliError(
+                    f"seat {seat} is an engine seat ({kind!r:.60}): a loaded record may not "
+                    "start programs; pass --allow-engines if you trust it"
+                )
+            try:
+                close_bot(make_bot(kind))
+            except ValueError as error:
+                raise CliError(f"seat {seat}: {error}") from None
 
 
 def load_state(path: Path) -> Controller:
@@ -585,7 +595,7 @@ def cmd_load(args: argparse.Namespace, state: Path) -> Outcome:
         controller = load_record(source)
     except (OSError, ValueError) as error:
         raise CliError(f"cannot load the match: {error}") from None
-    check_seats_supported(controller.seats)
+    check_seats_supported(controller.seats, allow_engines=args.allow_engines)
     happened = autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(
@@ -694,8 +704,12 @@ def build_parser() -> argparse.ArgumentParser:
     add("redo", cmd_redo, "apply again the move last taken back")
     add("next", cmd_next, "deal the next hand once this one is over")
     add("save", cmd_save, "write the match record to PATH").add_argument("path", metavar="PATH")
-    add("load", cmd_load, "make the record at PATH the current match").add_argument(
-        "path", metavar="PATH"
+    load = add("load", cmd_load, "make the record at PATH the current match")
+    load.add_argument("path", metavar="PATH")
+    load.add_argument(
+        "--allow-engines",
+        action="store_true",
+        help="allow engine:COMMAND seats in the record (they start those programs)",
     )
     add("sheet", cmd_sheet, "show the score sheet")
     return parser

@@ -8,8 +8,9 @@ import json
 import sys
 from collections.abc import Sequence
 
+from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
-from ai.tournament import close_bot, markdown_table, run_tournament
+from ai.tournament import markdown_table, run_tournament
 from core.record import write_atomically
 
 

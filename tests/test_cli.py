@@ -307,7 +307,7 @@ def test_rule_options_reach_the_match(run: Cli) -> None:
         (["--seed", str(2**64)], "seed must be a whole number"),
         (["--seats", "human,bot"], "4 comma-separated seat kinds"),
         (["--seats", "human,robot,bot,bot"], "unknown seat kind"),
-        (["--seats", "human,engine:./x,bot,bot"], "engine seats are not supported"),
+        (["--seats", "human,engine:./no-such-program,bot,bot"], "no-such-program"),
         (["--no-such-rule"], "unrecognized arguments"),
     ],
 )
@@ -340,7 +340,7 @@ def test_load_refuses_bad_records_and_keeps_the_state(run: Cli, tmp_path: Path) 
     record = json.loads(run.state.read_text())
     record["seats"][1] = "engine:./other-program"
     bad.write_text(json.dumps(record))
-    assert "engine seats are not supported" in run.refused("load", str(bad))
+    assert "a loaded record may not start programs" in run.refused("load", str(bad))
 
 
 def test_save_to_an_unwritable_place_fails_cleanly(run: Cli, tmp_path: Path) -> None:
