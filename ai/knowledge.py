@@ -16,6 +16,7 @@ from core.cards import (
     POINT_CARDS_MASK,
     QUEEN_OF_SPADES,
     SUIT_MASKS,
+    TWO_OF_CLUBS,
     count,
     has_card,
     suit_of,
@@ -119,6 +120,9 @@ def read_knowledge(observation: Observation) -> Knowledge:
         for card in observation.passed:
             if not has_card(played, card):
                 known[receiver] |= 1 << card
+    if observation.tricks and has_card(FULL_DECK & ~observation.hand & ~played, TWO_OF_CLUBS):
+        # The first leader held the 2♣ (leading any club, it may still hold it).
+        known[observation.tricks[0].leader] |= 1 << TWO_OF_CLUBS
     remaining = tuple(13 - count(mask) for mask in played_by)
     flags = rules.flags
     return Knowledge(

@@ -18,7 +18,18 @@ BOTS: dict[str, BotFactory] = {
     "first": lambda seed: FirstLegalBot(),
     "easy": EasyBot,
     "normal": NormalBot,
+    "ismcts": lambda seed: _ismcts(seed),
 }
+
+
+def _ismcts(seed: int | None) -> Bot:
+    """OpenSpiel's ISMCTS, a yardstick seat (needs the optional open-spiel package)."""
+    from ai.ismcts import IsmctsBot
+
+    try:
+        return IsmctsBot(seed)
+    except ImportError as error:
+        raise ValueError(f"the ismcts bot is not available: {error}") from None
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:

@@ -25,6 +25,11 @@ BENCHES = (
         "bench.rules",
         "legal-move checks and random playouts: Cython kernel, pure-Python twin, OpenSpiel",
     ),
+    Bench(
+        "strength",
+        "bench.strength",
+        "strength targets: named tournaments on duplicate deals, met or not met",
+    ),
 )
 
 

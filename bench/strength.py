@@ -1,0 +1,267 @@
+"""Strength benchmark: the issue's strength targets, each a tournament on duplicate deals.
+
+Every target pits one bot (the first of its lineup) against three copies of another and asks
+for its Diff (its points minus the mean of the other three, per hand) to be at most a bound;
+some also ask for a share of full matches won. A lineup whose bots are not registered (or whose
+bot cannot be built, e.g. OpenSpiel is missing) is reported as not available.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ai.registry import make_bot
+from ai.tournament import BotSummary, markdown_table, run_tournament
+from bench import cpu_model, machine_info
+
+DEFAULT_DEALS = 500
+DEFAULT_MATCHES = 200
+DEFAULT_SEED = 20261122
+
+
+def _minus(text: str) -> str:
+    """Return a formatted number with a real minus sign (``−1.5``), as the targets are written."""
+    return text.replace("-", "−")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A named tournament and the result it must reach for its first bot."""
+
+    name: str
+    lineup: tuple[str, str, str, str]
+    max_diff: float
+    min_match_win_rate: float | None = None
+
+    @property
+    def subject(self) -> str:
+        """Return the bot the target is about."""
+        return self.lineup[0]
+
+    def describe(self) -> str:
+        """Return the target as text, e.g. ``Diff ≤ −1.5 and match win rate ≥ 40%``."""
+        text = f"Diff ≤ {_minus(f'{self.max_diff:g}')}"
+        if self.min_match_win_rate is not None:
+            text += f" and match win rate ≥ {100 * self.min_match_win_rate:g}%"
+        return text
+
+
+#: The issue's strength targets, in the order they are run.
+TARGETS = (
+    Target("easy-vs-random", ("easy", "random", "random", "random"), -3.0),
+    Target("normal-vs-easy", ("normal", "easy", "easy", "easy"), -2.0),
+    Target("hard-vs-normal", ("hard", "normal", "normal", "normal"), -1.5, 0.40),
+    Target("hard-vs-ismcts", ("hard", "ismcts", "ismcts", "ismcts"), -2.5),
+    Target("normal-vs-ismcts", ("normal", "ismcts", "ismcts", "ismcts"), 0.0),
+)
+
+
+@dataclass
+class Outcome:
+    """One target's tournament: the summaries, or why it could not run."""
+
+    target: Target
+    deals: int
+    matches: int = 0
+    summaries: list[BotSummary] = field(default_factory=list)
+    seconds: float = 0.0
+    problem: str | None = None
+
+    @property
+    def subject_summary(self) -> BotSummary | None:
+        """Return the summary of the bot the target is about."""
+        for summary in self.summaries:
+            if summary.name == self.target.subject:
+                return summary
+        return None
+
+    def measured(self) -> str:
+        """Return the measured figures the target is judged on."""
+        subject = self.subject_summary
+        if subject is None:
+            return "-"
+        text = f"Diff {_minus(f'{subject.diff:+.2f}')} ± {subject.diff_ci:.2f}"
+        rate = subject.match_win_rate
+        if self.target.min_match_win_rate is not None and rate is not None:
+            text += f", match wins {100 * rate:.1f}%"
+        return text
+
+    def status(self) -> str:
+        """Return ``met``, ``not met``, ``not measured (…)`` or ``not available (…)``."""
+        subject = self.subject_summary
+        if self.problem is not None or subject is None:
+            return f"not available ({self.problem})"
+        if subject.diff > self.target.max_diff:
+            return "not met"
+        wanted = self.target.min_match_win_rate
+        if wanted is None:
+            return "met"
+        rate = subject.match_win_rate
+        if rate is None:
+            return "not measured (no matches played: use --matches)"
+        return "met" if rate >= wanted else "not met"
+
+
+def unavailable(lineup: Sequence[str]) -> str | None:
+    """Return why a lineup's bots cannot be built, or None when they all can."""
+    for name in dict.fromkeys(lineup):
+        try:
+            make_bot(name, 0)
+        except (ValueError, ImportError) as error:
+            return str(error)
+    return None
+
+
+def run_target(
+    target: Target, deals: int, matches: int, seed: int, workers: int | None = None
+) -> Outcome:
+    """Run one target's tournament; full matches only when the target asks for match wins."""
+    played_matches = matches if target.min_match_win_rate is not None else 0
+    outcome = Outcome(target, deals, played_matches)
+    outcome.problem = unavailable(target.lineup)
+    if outcome.problem is None:
+        start = time.perf_counter()
+        outcome.summaries = run_tournament(
+            target.lineup, deals, seed, matches=played_matches, workers=workers
+        )
+        outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def render_outcome(outcome: Outcome) -> str:
+    """Return one tournament's section as Markdown: lineup, target, table and status."""
+    target = outcome.target
+    lines = [
+        f"## {target.name}",
+        "",
+        f"Lineup: {', '.join(target.lineup)}. Target for {target.subject}: {target.describe()}.",
+    ]
+    if outcome.problem is None:
+        matches = f", {outcome.matches} full matches" if outcome.matches else ""
+        lines += [
+            f"{outcome.deals:,} duplicate deals ({4 * outcome.deals:,} hands){matches}, "
+            f"{outcome.seconds:,.1f} s.",
+            "",
+            markdown_table(outcome.summaries).rstrip("\n"),
+        ]
+    lines += ["", f"**Status: {outcome.status()}**"]
+    return "\n".join(lines)
+
+
+def render_report(info: dict[str, str], outcomes: Sequence[Outcome]) -> str:
+    """Return the whole report as Markdown: the machine, a summary, then each tournament."""
+    lines = ["# Strength", "", "| | |", "| --- | --- |"]
+    lines += [f"| {key} | {value} |" for key, value in info.items()]
+    lines += [
+        "",
+        "| tournament | lineup | target | measured | status |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for outcome in outcomes:
+        target = outcome.target
+        lines.append(
+            f"| {target.name} | {', '.join(target.lineup)} | {target.describe()} "
+            f"| {outcome.measured()} | {outcome.status()} |"
+        )
+    for outcome in outcomes:
+        lines += ["", render_outcome(outcome)]
+    return "\n".join(lines) + "\n"
+
+
+def select_targets(only: str | None) -> list[Target]:
+    """Return the targets named in a comma-separated list (all when None); raise ValueError."""
+    if only is None:
+        return list(TARGETS)
+    by_name = {target.name: target for target in TARGETS}
+    names = [name.strip() for name in only.split(",") if name.strip()]
+    unknown = [name for name in names if name not in by_name]
+    if unknown or not names:
+        raise ValueError(
+            f"unknown tournament {', '.join(unknown) or repr(only)} (known: {', '.join(by_name)})"
+        )
+    return [by_name[name] for name in dict.fromkeys(names)]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this benchmark's options to its command."""
+    parser.add_argument(
+        "--only",
+        metavar="NAME[,NAME]",
+        help=f"run only these tournaments ({', '.join(target.name for target in TARGETS)})",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        metavar="N",
+        help=f"duplicate deals per tournament, 4 hands each (default {DEFAULT_DEALS})",
+    )
+    parser.add_argument(
+        "--matches",
+        type=int,
+        default=DEFAULT_MATCHES,
+        metavar="M",
+        help="full matches for the targets on match wins (default "
+        f"{DEFAULT_MATCHES}; 0 skips them)",
+    )
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the deals")
+    parser.add_argument(
+        "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--markdown",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="print the report as Markdown, or write it to FILE",
+    )
+
+
+def _command(args: argparse.Namespace) -> str:
+    """Return the command line that reproduces this run."""
+    parts = ["python -m bench strength"]
+    if args.only is not None:
+        parts.append(f"--only {args.only}")
+    for option, default in (
+        ("deals", DEFAULT_DEALS),
+        ("matches", DEFAULT_MATCHES),
+        ("seed", DEFAULT_SEED),
+    ):
+        value = getattr(args, option)
+        if value != default:
+            parts.append(f"--{option} {value}")
+    return " ".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the chosen tournaments, print each as it ends, and write Markdown when asked."""
+    try:
+        targets = select_targets(args.only)
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.deals < 1 or args.matches < 0 or (args.workers is not None and args.workers < 1):
+        print("--deals and --workers must be at least 1, --matches at least 0", file=sys.stderr)
+        return 2
+    workers = args.workers or os.cpu_count() or 1
+    info = machine_info()
+    info["cpu"] = f"{cpu_model()} ({os.cpu_count()} logical cores, {workers} workers)"
+    info["command"] = _command(args)
+    outcomes = []
+    for target in targets:
+        outcome = run_target(target, args.deals, args.matches, args.seed, workers)
+        outcomes.append(outcome)
+        if args.markdown != "-":
+            print(render_outcome(outcome) + "\n", flush=True)
+    report = render_report(info, outcomes)
+    if args.markdown == "-":
+        print(report, end="")
+    elif args.markdown is not None:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write(report)
+    return 0
