@@ -41,39 +41,17 @@ from core.rules import RuleSet, pass_receiver, pass_sender
 
 pyspiel = pytest.importorskip("pyspiel")
 
-# Our suits are C, D, S, H (card = suit * 13 + rank); OpenSpiel's are C, D, H, S (rank * 4 + suit).
-_OPENSPIEL_SUIT_OF_OURS = (0, 1, 3, 2)
-_OUR_SUIT_OF_OPENSPIEL = (0, 1, 3, 2)
-#: OpenSpiel's first chance action chooses the pass direction.
-OPENSPIEL_DIRECTION = {"hold": 0, "left": 1, "across": 2, "right": 3}
+from ai import ismcts  # noqa: E402
+from ai.ismcts import OPENSPIEL_DIRECTION, from_openspiel, to_openspiel  # noqa: E402
+
 DIRECTIONS = ("hold", "left", "across", "right")
-
-
-def to_openspiel(card: int) -> int:
-    """Return the OpenSpiel action of one of our cards."""
-    return rank_of(card) * 4 + _OPENSPIEL_SUIT_OF_OURS[suit_of(card)]
-
-
-def from_openspiel(action: int) -> int:
-    """Return our card for an OpenSpiel card action."""
-    rank, suit = divmod(action, 4)
-    return make_card(rank, _OUR_SUIT_OF_OPENSPIEL[suit])
 
 
 def openspiel_params(rules: RuleSet) -> dict[str, bool]:
     """Return the OpenSpiel game parameters matching a RuleSet (moon scoring must be ``add``)."""
     assert rules.moon == "add", "OpenSpiel only adds 26 to the others on a moon"
-    return {
-        "pass_cards": True,
-        "no_pts_on_first_trick": rules.no_points_first_trick,
-        "can_lead_any_club": rules.first_lead == "any_club",
-        "jd_bonus": rules.jack_of_diamonds,
-        "avoid_all_tricks_bonus": rules.no_tricks_bonus,
-        "must_break_hearts": rules.must_break_hearts,
-        "qs_breaks_hearts": rules.queen_breaks_hearts,
-        # We have no such option: it must stay off for the two engines to agree.
-        "can_lead_hearts_instead_of_qs": False,
-    }
+    return ismcts.openspiel_params(rules)
+
 
 
 @dataclass(frozen=True)
