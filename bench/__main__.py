@@ -30,6 +30,11 @@ BENCHES = (
         "bench.strength",
         "strength targets: named tournaments on duplicate deals, met or not met",
     ),
+    Bench(
+        "reliability",
+        "bench.reliability",
+        "bot-only hands with every invariant checked; normal-only tournament throughput",
+    ),
 )
 
 
