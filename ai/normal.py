@@ -148,7 +148,8 @@ class NormalBot:
         trick = observation.current_trick
         cards_in_trick = list(trick.cards) if trick else []
         leader = trick.leader if trick else me
-        outlook = self.trick_outlook(card, cards_in_trick, leader, observation, knowledge)
+        winner = self._current_winner(card, cards_in_trick, leader)
+        outlook = self.trick_outlook(card, cards_in_trick, winner == me, observation, knowledge)
         card_points = trick_points(1 << card, observation.rules.flags)
         rank = rank_of(card)
         suit = suit_of(card)
@@ -175,7 +176,6 @@ class NormalBot:
             (seat for seat in range(4) if seat != me and states[seat] == MoonState.COMMITTED),
             None,
         )
-        winner = self._current_winner(card, cards_in_trick, leader)
         if threat is not None:
             # Stop a shooter: taking a trick with points ourselves is worth a lot.
             cost -= outlook.take_chance * min(outlook.points_if_taken, 3.0) * 4.0
@@ -245,17 +245,20 @@ class NormalBot:
         self,
         card: int,
         cards_in_trick: list[int],
-        leader: int,
+        winning_now: bool,
         observation: Observation,
         knowledge: Knowledge,
     ) -> TrickOutlook:
-        """Estimate the chance of taking the trick with ``card`` and the points it would hold."""
-        flags = observation.rules.flags
-        me = observation.seat
-        cards = [*cards_in_trick, card]
-        led = suit_of(cards[0])
-        if self._current_winner(card, cards_in_trick, leader) != me:
+        """Estimate the chance of taking the trick with ``card`` and the points it would hold.
+
+        ``winning_now`` says whether ``card`` beats the cards already in the trick.
+        """
+        if not winning_now:
             return TrickOutlook(0.0, 0.0)
+        flags = observation.rules.flags
+        cards = [*cards_in_trick, card]
+        led = cards[0] // 13
+        leader = (observation.seat - len(cards_in_trick)) % 4
         points_now = float(trick_points(sum(1 << c for c in cards), flags))
         followers = [(leader + position) % 4 for position in range(len(cards), 4)]
         free = knowledge.free

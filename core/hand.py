@@ -115,9 +115,9 @@ class HandState:
         """Return ``pass``, ``play`` or ``done``."""
         if not self.passes_exchanged:
             return "pass"
-        if self.cards_played < 52:
-            return "play"
-        return "done"
+        if len(self.tricks) == 13 and self.tricks[-1].complete:
+            return "done"
+        return "play"
 
     @property
     def cards_played(self) -> int:
