@@ -8,6 +8,7 @@ from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Bot
 from ai.easy import EasyBot
 from ai.external import ENGINE_PREFIX, make_engine_bot
+from ai.hard import HardBot
 from ai.normal import NormalBot
 
 BotFactory = Callable[[int | None], Bot]
@@ -18,6 +19,7 @@ BOTS: dict[str, BotFactory] = {
     "first": lambda seed: FirstLegalBot(),
     "easy": EasyBot,
     "normal": NormalBot,
+    "hard": HardBot,
     "ismcts": lambda seed: _ismcts(seed),
 }
 

@@ -31,6 +31,11 @@ BENCHES = (
         "strength targets: named tournaments on duplicate deals, met or not met",
     ),
     Bench(
+        "search",
+        "bench.search",
+        "hard bot search: rollouts, sampled deals, exact endgames (Cython vs twin), decisions",
+    ),
+    Bench(
         "reliability",
         "bench.reliability",
         "bot-only hands with every invariant checked; normal-only tournament throughput",

@@ -24,8 +24,8 @@ from core.rules import RuleSet
 from game.tournament_cmd import main
 
 
-# The ismcts yardstick takes seconds per hand; tests/test_ismcts.py covers it.
-@pytest.mark.parametrize("name", sorted(set(BOTS) - {"ismcts"}))
+# The searching bots take seconds per hand; tests/test_hard.py and tests/test_ismcts.py cover them.
+@pytest.mark.parametrize("name", sorted(set(BOTS) - {"ismcts", "hard"}))
 def test_every_registered_bot_plays_legal_hands(name: str) -> None:
     for index in range(8):
         bots = [make_bot(name, index * 4 + seat) for seat in range(4)]

@@ -1,0 +1,661 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled search kernel (twin of ``ai.search_py``, whose notes describe the rollout policy,
+the exact search, the cost and the sampling): deals, rollouts, exact endgames in C."""
+
+from libc.stdlib cimport free, malloc
+
+ctypedef unsigned long long u64
+ctypedef long long i64
+
+# The bit helpers, generator and legal-move rule below mirror core/_kernel.pyx line for line.
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int mdhs_popcount(unsigned long long x) { return (int)__popcnt64(x); }
+    static inline int mdhs_ctz(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    static inline int mdhs_highest(unsigned long long x) {
+        unsigned long i; _BitScanReverse64(&i, x); return (int)i;
+    }
+    static inline unsigned long long mdhs_mul(unsigned long long a, unsigned long long b,
+                                              unsigned long long* high) {
+        return _umul128(a, b, high);
+    }
+    #else
+    static inline unsigned long long mdhs_mul(unsigned long long a, unsigned long long b,
+                                              unsigned long long* high) {
+        unsigned __int128 product = (unsigned __int128)a * b;
+        *high = (unsigned long long)(product >> 64);
+        return (unsigned long long)product;
+    }
+    static inline int mdhs_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    static inline int mdhs_ctz(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int mdhs_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
+    #endif
+    """
+    int mdhs_popcount(u64 x) nogil
+    int mdhs_ctz(u64 x) nogil
+    int mdhs_highest(u64 x) nogil
+    u64 mdhs_mul(u64 a, u64 b, u64* high) nogil
+
+cdef u64 CLUBS = 0x1FFF
+cdef u64 HEARTS = (<u64>0x1FFF) << 39
+cdef u64 SPADES = (<u64>0x1FFF) << 26
+cdef u64 SUIT[4]
+SUIT[0] = 0x1FFF
+SUIT[1] = (<u64>0x1FFF) << 13
+SUIT[2] = (<u64>0x1FFF) << 26
+SUIT[3] = (<u64>0x1FFF) << 39
+cdef u64 TWO_OF_CLUBS = 1
+cdef int QUEEN_OF_SPADES = 36
+cdef u64 QUEEN_BIT = (<u64>1) << 36
+cdef u64 JACK_OF_DIAMONDS_BIT = (<u64>1) << 22
+cdef u64 POINT_CARDS = ((<u64>0x1FFF) << 39) | ((<u64>1) << 36)
+
+cdef enum:
+    ANY_CLUB_LEAD = 1
+    NO_POINTS_FIRST_TRICK = 2
+    QUEEN_BREAKS_HEARTS = 4
+    MUST_BREAK_HEARTS = 8
+    JACK_OF_DIAMONDS_FLAG = 16
+    NO_TRICKS_BONUS = 32
+
+EPSILON = 6554
+HIGH_LEAD_RANK = 8
+RUN_HEARTS = 4
+cdef int C_EPSILON = EPSILON
+cdef int C_HIGH_LEAD_RANK = HIGH_LEAD_RANK
+cdef int C_RUN_HEARTS = RUN_HEARTS
+
+
+cdef struct Pos:
+    u64 hands[4]
+    u64 taken[4]
+    int trick[4]
+    int count
+    int leader
+    int trick_index
+    int broken
+
+
+cdef struct Goal:
+    int seat
+    int scores[4]
+    int end_score
+    int match_weight
+    int moon_shift[4]
+
+
+cdef inline u64 c_legal_mask(u64 hand, int led_suit, bint first_trick, bint hearts_broken,
+                             int flags) noexcept nogil:
+    cdef u64 follow, safe, others
+    if led_suit >= 0:
+        follow = hand & SUIT[led_suit]
+        if follow:
+            return follow
+        if first_trick and flags & NO_POINTS_FIRST_TRICK:
+            safe = hand & ~POINT_CARDS
+            if safe:
+                return safe
+        return hand
+    if first_trick:
+        if flags & ANY_CLUB_LEAD:
+            return hand & CLUBS
+        return hand & TWO_OF_CLUBS
+    if not hearts_broken and flags & MUST_BREAK_HEARTS:
+        others = hand & ~HEARTS
+        if others:
+            return others
+    return hand
+
+
+cdef inline int c_trick_points(u64 trick, int flags) noexcept nogil:
+    cdef int points = mdhs_popcount(trick & HEARTS)
+    if trick & QUEEN_BIT:
+        points += 13
+    if flags & JACK_OF_DIAMONDS_FLAG and trick & JACK_OF_DIAMONDS_BIT:
+        points -= 10
+    return points
+
+
+cdef inline u64 c_next(u64* state) noexcept nogil:
+    cdef u64 z
+    state[0] += <u64>0x9E3779B97F4A7C15
+    z = state[0]
+    z = (z ^ (z >> 30)) * <u64>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <u64>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline u64 c_below(u64* state, u64 n) noexcept nogil:
+    """Return an exact uniform draw in [0, n) (no draw when n is 1)."""
+    cdef u64 high, low, threshold
+    if n == 1:
+        return 0
+    low = mdhs_mul(c_next(state), n, &high)
+    if low < n:
+        threshold = (<u64>0 - n) % n
+        while low < threshold:
+            low = mdhs_mul(c_next(state), n, &high)
+    return high
+
+
+cdef inline int c_nth_card(u64 mask, int index) noexcept nogil:
+    cdef int i
+    for i in range(index):
+        mask &= mask - 1
+    return mdhs_ctz(mask)
+
+
+cdef inline u64 c_legal(const Pos* pos, int flags) noexcept nogil:
+    cdef int seat = (pos.leader + pos.count) & 3
+    cdef int led = pos.trick[0] // 13 if pos.count else -1
+    return c_legal_mask(pos.hands[seat], led, pos.trick_index == 0, pos.broken, flags)
+
+
+cdef inline void c_apply(Pos* pos, int card, int flags) noexcept nogil:
+    cdef int seat = (pos.leader + pos.count) & 3
+    cdef int best, winner, position, played
+    cdef u64 mask
+    pos.hands[seat] ^= (<u64>1) << card
+    pos.trick[pos.count] = card
+    pos.count += 1
+    if card >= 39 or (card == QUEEN_OF_SPADES and flags & QUEEN_BREAKS_HEARTS):
+        pos.broken = 1
+    if pos.count == 4:
+        best = pos.trick[0]
+        winner = 0
+        mask = (<u64>1) << best
+        for position in range(1, 4):
+            played = pos.trick[position]
+            mask |= (<u64>1) << played
+            if played // 13 == best // 13 and played > best:
+                best = played
+                winner = position
+        winner = (pos.leader + winner) & 3
+        pos.taken[winner] |= mask
+        pos.leader = winner
+        pos.count = 0
+        pos.trick_index += 1
+
+
+cdef inline bint c_settled(const Pos* pos, int flags) noexcept nogil:
+    cdef u64 relevant = POINT_CARDS
+    if pos.count:
+        return False
+    if pos.trick_index >= 13:
+        return True
+    if flags & JACK_OF_DIAMONDS_FLAG:
+        relevant |= JACK_OF_DIAMONDS_BIT
+    if (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) & relevant:
+        return False
+    if flags & NO_TRICKS_BONUS:
+        return pos.taken[0] != 0 and pos.taken[1] != 0 and pos.taken[2] != 0 and pos.taken[3] != 0
+    return True
+
+
+cdef int c_score(const Pos* pos, int flags, int* points) noexcept nogil:
+    cdef int seat, other
+    cdef int shooter = -1
+    for seat in range(4):
+        points[seat] = c_trick_points(pos.taken[seat], flags)
+    for seat in range(4):
+        if pos.taken[seat] & POINT_CARDS == POINT_CARDS:
+            shooter = seat
+            for other in range(4):
+                points[other] += -26 if other == seat else 26
+    if shooter < 0 and flags & NO_TRICKS_BONUS:
+        for seat in range(4):
+            if not pos.taken[seat]:
+                points[seat] -= 5
+    return shooter
+
+
+cdef int c_lead(u64 hand, u64 legal) noexcept nogil:
+    cdef u64 allowed = legal
+    cdef u64 cards
+    cdef int suit, low, rank, key
+    cdef int best_key = 1 << 30
+    cdef int best_card = -1
+    if allowed & ~HEARTS:
+        allowed &= ~HEARTS
+    if hand & QUEEN_BIT and allowed & ~SPADES:
+        allowed &= ~SPADES
+    for suit in range(4):
+        cards = allowed & SUIT[suit]
+        if cards:
+            low = mdhs_ctz(cards)
+            rank = low - 13 * suit
+            key = (1024 if rank >= C_HIGH_LEAD_RANK else 0) + mdhs_popcount(hand & SUIT[suit]) * 16
+            key += rank
+            if key < best_key:
+                best_key = key
+                best_card = low
+    return best_card
+
+
+cdef inline int c_runner(const u64* taken) noexcept nogil:
+    cdef int seat
+    cdef int runner = -1
+    for seat in range(4):
+        if taken[seat] & POINT_CARDS:
+            if runner >= 0:
+                return -1
+            runner = seat
+    if runner >= 0 and mdhs_popcount(taken[runner] & HEARTS) < C_RUN_HEARTS:
+        return -1
+    return runner
+
+
+cdef inline int c_winning(const Pos* pos, int* best) noexcept nogil:
+    cdef int led = pos.trick[0] // 13
+    cdef int winner = 0
+    cdef int position, card
+    best[0] = pos.trick[0]
+    for position in range(1, pos.count):
+        card = pos.trick[position]
+        if card // 13 == led and card > best[0]:
+            best[0] = card
+            winner = position
+    return winner
+
+
+cdef inline int c_follow(int best, bint last, u64 legal) noexcept nogil:
+    cdef u64 under = legal & (((<u64>1) << best) - 1)
+    cdef u64 safe
+    if under:
+        return mdhs_highest(under)
+    safe = legal & ~QUEEN_BIT
+    if not safe:
+        return QUEEN_OF_SPADES
+    return mdhs_highest(safe) if last else mdhs_ctz(safe)
+
+
+cdef inline int c_top(u64 cards) noexcept nogil:
+    cdef u64 held
+    cdef int suit, card
+    cdef int best_card = -1
+    cdef int best_rank = -1
+    for suit in range(3, -1, -1):
+        held = cards & SUIT[suit]
+        if held:
+            card = mdhs_highest(held)
+            if card - 13 * suit > best_rank:
+                best_rank = card - 13 * suit
+                best_card = card
+    return best_card
+
+
+cdef inline int c_bottom(u64 cards) noexcept nogil:
+    cdef u64 held
+    cdef int suit, card
+    cdef int best_card = -1
+    cdef int best_rank = 13
+    for suit in range(4):
+        held = cards & SUIT[suit]
+        if held:
+            card = mdhs_ctz(held)
+            if card - 13 * suit < best_rank:
+                best_rank = card - 13 * suit
+                best_card = card
+    return best_card
+
+
+cdef inline int c_discard(u64 legal) noexcept nogil:
+    cdef u64 hearts
+    if legal & QUEEN_BIT:
+        return QUEEN_OF_SPADES
+    hearts = legal & HEARTS
+    if hearts:
+        return mdhs_highest(hearts)
+    return c_top(legal)
+
+
+cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept nogil:
+    cdef u64 legal = c_legal(pos, flags)
+    cdef int n = mdhs_popcount(legal)
+    cdef int seat, runner, best, position
+    cdef bint following, defending
+    cdef u64 value, plain
+    if n == 1:
+        return mdhs_ctz(legal)
+    if epsilon > 0:
+        value = c_next(state)
+        if <int>(value & 0xFFFF) < epsilon:
+            return c_nth_card(legal, <int>(((value >> 32) * <u64>n) >> 32))
+    seat = (pos.leader + pos.count) & 3
+    runner = c_runner(pos.taken)
+    following = pos.count > 0 and (legal & SUIT[pos.trick[0] // 13]) != 0
+    if runner == seat:
+        if pos.count == 0 or following:
+            return c_top(legal)
+        plain = legal & ~POINT_CARDS
+        return c_bottom(plain if plain else legal)
+    if pos.count == 0:
+        return c_lead(pos.hands[seat], legal)
+    position = c_winning(pos, &best)
+    defending = runner >= 0 and ((pos.leader + position) & 3) == runner
+    if following:
+        if defending:
+            return mdhs_highest(legal) if legal >> best > 1 else mdhs_ctz(legal)
+        return c_follow(best, pos.count == 3, legal)
+    if defending:
+        plain = legal & ~POINT_CARDS
+        if plain:
+            return c_discard(plain)
+    return c_discard(legal)
+
+
+cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played) noexcept nogil:
+    """Roll out to the end into ``points``; return the moon shooter or -1.
+
+    When ``played`` is not NULL, it receives the number of cards played, then the cards.
+    """
+    cdef u64 state = seed
+    cdef int card
+    while not c_settled(pos, flags):
+        card = c_policy(pos, flags, &state, C_EPSILON)
+        if played != NULL:
+            played[0] += 1
+            played[played[0]] = card
+        c_apply(pos, card, flags)
+    return c_score(pos, flags, points)
+
+
+cdef inline u64 c_special(int flags) noexcept nogil:
+    if flags & JACK_OF_DIAMONDS_FLAG:
+        return QUEEN_BIT | JACK_OF_DIAMONDS_BIT
+    return QUEEN_BIT
+
+
+cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
+    cdef int seat, card, shooter, i
+    cdef int previous = -1
+    cdef int best_shooter = -1
+    cdef bint found = False
+    cdef int result[4]
+    cdef u64 legal, in_play, special
+    cdef Pos child
+    if c_settled(pos, flags):
+        return c_score(pos, flags, points)
+    seat = (pos.leader + pos.count) & 3
+    legal = c_legal(pos, flags)
+    in_play = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
+    for i in range(pos.count):
+        in_play |= (<u64>1) << pos.trick[i]
+    special = c_special(flags)
+    while legal:
+        card = mdhs_ctz(legal)
+        legal &= legal - 1
+        if (
+            previous >= 0
+            and card // 13 == previous // 13
+            and not in_play & ((((<u64>1) << card)) - (((<u64>2) << previous)))
+            and not special & ((((<u64>1) << card)) | (((<u64>1) << previous)))
+        ):
+            # Next to the card just tried among the cards in play, and worth the same: the
+            # same result, and ties go to the lower card anyway.
+            previous = card
+            continue
+        previous = card
+        child = pos[0]
+        c_apply(&child, card, flags)
+        shooter = c_exact(&child, flags, result)
+        if not found or result[seat] < points[seat]:
+            for i in range(4):
+                points[i] = result[i]
+            best_shooter = shooter
+            found = True
+    return best_shooter
+
+
+cdef i64 c_cost(const int* points, int shooter, const Goal* goal) noexcept nogil:
+    cdef int shift = goal.moon_shift[shooter] if shooter >= 0 else 0
+    cdef int final[4]
+    cdef int totals[4]
+    cdef int seat, top, low, lows
+    cdef i64 cost
+    for seat in range(4):
+        final[seat] = points[seat] + shift
+    cost = 4 * final[goal.seat] - (final[0] + final[1] + final[2] + final[3])
+    if goal.match_weight:
+        top = -(1 << 30)
+        low = 1 << 30
+        for seat in range(4):
+            totals[seat] = goal.scores[seat] + final[seat]
+            if totals[seat] > top:
+                top = totals[seat]
+            if totals[seat] < low:
+                low = totals[seat]
+        if top >= goal.end_score:
+            lows = 0
+            for seat in range(4):
+                if totals[seat] == low:
+                    lows += 1
+            if lows == 1:
+                cost += -goal.match_weight if totals[goal.seat] == low else goal.match_weight
+    return cost
+
+
+cdef void read_table(object hands, object table, Pos* pos, int* flags) except *:
+    taken, trick, leader, trick_index, hearts_broken, table_flags = table
+    cdef int seat
+    for seat in range(4):
+        pos.hands[seat] = hands[seat]
+        pos.taken[seat] = taken[seat]
+    pos.count = len(trick)
+    for seat in range(pos.count):
+        pos.trick[seat] = trick[seat]
+    pos.leader = leader
+    pos.trick_index = trick_index
+    pos.broken = 1 if hearts_broken else 0
+    flags[0] = table_flags
+    if pos.leader < 0:
+        pos.leader = 0
+        while not pos.hands[pos.leader] & TWO_OF_CLUBS:
+            pos.leader += 1
+
+
+cdef void read_goal(object goal, Goal* out) except *:
+    seat, scores, end_score, match_weight, moon_shift = goal
+    cdef int i
+    out.seat = seat
+    out.end_score = end_score
+    out.match_weight = match_weight
+    for i in range(4):
+        out.scores[i] = scores[i]
+        out.moon_shift[i] = moon_shift[i]
+
+
+def rollout(hands, table, int card, u64 seed):
+    """Play ``card`` (-1: none) for the seat to move, then roll out; return (points, shooter)."""
+    cdef Pos pos
+    cdef int flags
+    cdef int points[4]
+    read_table(hands, table, &pos, &flags)
+    if card >= 0:
+        c_apply(&pos, card, flags)
+    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL)
+    return (points[0], points[1], points[2], points[3]), shooter
+
+
+def rollout_cards(hands, table, int card, u64 seed):
+    """Return the cards a rollout plays after ``card``, in order (to check it against the rules)."""
+    cdef Pos pos
+    cdef int flags
+    cdef int points[4]
+    cdef int played[53]
+    played[0] = 0
+    read_table(hands, table, &pos, &flags)
+    if card >= 0:
+        c_apply(&pos, card, flags)
+    c_play_out(&pos, flags, seed, points, played)
+    return [played[i] for i in range(1, played[0] + 1)]
+
+
+def exact(hands, table, int card):
+    """Play ``card`` (-1: none), then search the rest of the hand exactly (max-n)."""
+    cdef Pos pos
+    cdef int flags
+    cdef int points[4]
+    read_table(hands, table, &pos, &flags)
+    if card >= 0:
+        c_apply(&pos, card, flags)
+    cdef int shooter = c_exact(&pos, flags, points)
+    return (points[0], points[1], points[2], points[3]), shooter
+
+
+def policy_card(u64 hand, table):
+    """Return the rollout policy's card (no randomness) for the seat to move holding ``hand``."""
+    cdef Pos pos
+    cdef int flags
+    cdef u64 state = 0
+    read_table((0, 0, 0, 0), table, &pos, &flags)
+    pos.hands[(pos.leader + pos.count) & 3] = hand
+    return c_policy(&pos, flags, &state, 0)
+
+
+def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
+             goal):
+    """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
+    cdef Pos base, pos
+    cdef Goal c_goal
+    cdef int flags, slot, number, shooter, mover, index
+    cdef int points[4]
+    cdef int n_deals = len(deals)
+    cdef int n_candidates = len(candidates)
+    cdef bint searched
+    cdef Pos* bases = <Pos*>malloc(max(n_deals, 1) * sizeof(Pos))
+    cdef int* cards = <int*>malloc(max(n_candidates, 1) * sizeof(int))
+    cdef i64* costs = <i64*>malloc(max(n_candidates, 1) * sizeof(i64))
+    if bases == NULL or cards == NULL or costs == NULL:
+        free(bases)
+        free(cards)
+        free(costs)
+        raise MemoryError()
+    try:
+        read_goal(goal, &c_goal)
+        for index in range(n_deals):
+            read_table(deals[index], table, &bases[index], &flags)
+        for slot in range(n_candidates):
+            cards[slot] = candidates[slot]
+            costs[slot] = 0
+        with nogil:
+            for index in range(n_deals):
+                base = bases[index]
+                mover = (base.leader + base.count) & 3
+                searched = exact_cards > 0 and mdhs_popcount(base.hands[mover]) <= exact_cards
+                for slot in range(n_candidates):
+                    if searched:
+                        pos = base
+                        if cards[slot] >= 0:
+                            c_apply(&pos, cards[slot], flags)
+                        shooter = c_exact(&pos, flags, points)
+                        costs[slot] += c_cost(points, shooter, &c_goal)
+                        continue
+                    for number in range(rollouts):
+                        pos = base
+                        if cards[slot] >= 0:
+                            c_apply(&pos, cards[slot], flags)
+                        shooter = c_play_out(
+                            &pos,
+                            flags,
+                            seed + (first_deal + <u64>index) * <u64>rollouts + <u64>number,
+                            points,
+                            NULL,
+                        )
+                        costs[slot] += c_cost(points, shooter, &c_goal)
+        return [costs[slot] for slot in range(n_candidates)]
+    finally:
+        free(bases)
+        free(cards)
+        free(costs)
+
+
+cdef enum:
+    GROUPS = 5
+    SIDE = 14
+
+
+def sample_deals(plan, int count, u64 seed, u64 first):
+    """Draw ``count`` deals from a ``DealPlan``; deal ``d`` is seeded with ``seed + first + d``."""
+    known, others, slots, groups, index, options = plan
+    cdef u64 c_known[4]
+    cdef int c_others[3]
+    cdef int cards_of_group[GROUPS][13]
+    cdef int sizes[GROUPS]
+    cdef int cards[13]
+    cdef int n_index = len(index)
+    cdef int n_options = len(options) // 3
+    cdef int* c_index = <int*>malloc(max(n_index, 1) * sizeof(int))
+    cdef int* moves = <int*>malloc(max(2 * n_options, 1) * sizeof(int))
+    cdef u64* weights = <u64*>malloc(max(n_options, 1) * sizeof(u64))
+    cdef u64* hands = <u64*>malloc(max(4 * count, 1) * sizeof(u64))
+    cdef int a0 = slots[0]
+    cdef int b0 = slots[1]
+    cdef int number, group, i, j, a, b, x, y, key, start, chosen, tmp, seat
+    cdef u64 state, total, pick
+    if c_index == NULL or moves == NULL or weights == NULL or hands == NULL:
+        free(c_index)
+        free(moves)
+        free(weights)
+        free(hands)
+        raise MemoryError()
+    try:
+        for i in range(4):
+            c_known[i] = known[i]
+        for i in range(3):
+            c_others[i] = others[i]
+        for group in range(GROUPS):
+            sizes[group] = len(groups[group])
+            for i in range(sizes[group]):
+                cards_of_group[group][i] = groups[group][i]
+        for i in range(n_index):
+            c_index[i] = index[i]
+        for i in range(n_options):
+            moves[2 * i] = options[3 * i]
+            moves[2 * i + 1] = options[3 * i + 1]
+            weights[i] = options[3 * i + 2]
+        with nogil:
+            for number in range(count):
+                state = seed + first + <u64>number
+                for i in range(4):
+                    hands[4 * number + i] = c_known[i]
+                a = a0
+                b = b0
+                for group in range(GROUPS):
+                    key = ((group * SIDE + a) * SIDE + b) * 2
+                    start = c_index[key]
+                    total = 0
+                    for i in range(start, start + c_index[key + 1]):
+                        total += weights[i]
+                    pick = c_below(&state, total)
+                    chosen = start
+                    while pick >= weights[chosen]:
+                        pick -= weights[chosen]
+                        chosen += 1
+                    x = moves[2 * chosen]
+                    y = moves[2 * chosen + 1]
+                    for i in range(sizes[group]):
+                        cards[i] = cards_of_group[group][i]
+                    for i in range(x + y):
+                        j = i + <int>c_below(&state, <u64>(sizes[group] - i))
+                        tmp = cards[i]
+                        cards[i] = cards[j]
+                        cards[j] = tmp
+                    for i in range(sizes[group]):
+                        seat = c_others[0] if i < x else c_others[1] if i < x + y else c_others[2]
+                        hands[4 * number + seat] |= (<u64>1) << cards[i]
+                    a -= x
+                    b -= y
+        return [
+            (hands[4 * i], hands[4 * i + 1], hands[4 * i + 2], hands[4 * i + 3])
+            for i in range(count)
+        ]
+    finally:
+        free(c_index)
+        free(moves)
+        free(weights)
+        free(hands)

@@ -1,0 +1,343 @@
+"""The hard bot: determinised search (perfect-information Monte Carlo) against the clock.
+
+**Playing.** The bot deals the unseen cards at random, uniformly among the deals consistent with
+what it knows (``ai.sampler``), and scores every legal card on each deal: the card is played,
+then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
+searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards. Every candidate
+meets the same deals and the same random numbers, so their differences are measured
+precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
+wins (ties go to the lower card).
+
+**Cost** (``ai.search_py``), lower is better: own hand points minus the mean of the others', so
+shooting the moon counts −26 and letting someone else shoot it +8⅔, plus ``MATCH_WEIGHT`` when
+the hand ends the match with another seat the winner (minus it when the bot wins). Moon scoring
+follows the rules: ``subtract`` and ``auto`` (with the match totals) move the moon's points.
+
+**Passing.** Every 3-card set of the hand is ranked by a danger heuristic (the Q♠ and the A♠ /
+K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets
+are then played out. The cards we will receive are unknown, so each simulation deals the 39
+unseen cards at random: three to us, ten more to the receiver of our pass, thirteen to each of
+the other two. All sets share the same simulated deals.
+
+With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
+deals, never on the time taken.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ai.bot import Budget
+from ai.knowledge import Knowledge, read_knowledge
+from ai.sampler import DealSampler
+from ai.search import Goal, Table, deal_plan, evaluate, policy_card, sample_deals
+from core.cards import (
+    FULL_DECK,
+    HEARTS,
+    QUEEN_OF_SPADES,
+    SPADES,
+    SUIT_MASKS,
+    card_text,
+    cards_of,
+    count,
+    has_card,
+    make_card,
+    mask_of,
+    rank_of,
+    suit_of,
+)
+from core.observation import Observation
+from core.rules import MOON_POINTS, pass_receiver
+from core.scoring import match_winner
+
+#: Rollouts per deal and candidate card in play (more deals beat more rollouts per deal).
+ROLLOUTS = 1
+#: Rollouts per simulated deal and pass set (a deal costs more to build when passing).
+PASS_ROLLOUTS = 4
+#: Search exactly once the bot holds this many cards or fewer.
+EXACT_CARDS = 4
+#: In an exact search, stop after this many samples per consistent deal.
+EXACT_COVERAGE = 4
+#: Cost of a match lost this hand (in cost units: 3 per point of Diff).
+MATCH_WEIGHT = 150
+#: Pass sets played out, chosen by the danger heuristic.
+PASS_CANDIDATES = 10
+#: Deals per batch aim at this many seconds, so the budget is checked often.
+BATCH_SECONDS = 0.01
+#: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.
+UNTIMED_SAMPLES = 2000
+
+_KING_OF_SPADES = make_card(11, SPADES)
+_ACE_OF_SPADES = make_card(12, SPADES)
+
+
+def moon_shifts(observation: Observation) -> tuple[int, int, int, int]:
+    """Return, per moon shooter, what to add to every seat's points to turn ``add`` scoring into
+    the rules' moon scoring (``subtract`` takes 26 from everyone, relative to ``add``)."""
+    rules = observation.rules
+    if rules.moon == "add":
+        return (0, 0, 0, 0)
+    if rules.moon == "subtract":
+        return (-MOON_POINTS,) * 4
+    shifts = []
+    for shooter in range(4):
+        after_add = [
+            total + (0 if seat == shooter else MOON_POINTS)
+            for seat, total in enumerate(observation.scores)
+        ]
+        winner = match_winner(after_add, rules.end_score)
+        shifts.append(-MOON_POINTS if winner is not None and winner != shooter else 0)
+    return shifts[0], shifts[1], shifts[2], shifts[3]
+
+
+def goal_of(observation: Observation) -> Goal:
+    """Return how the observing seat scores final results."""
+    return Goal(
+        observation.seat,
+        observation.scores,
+        observation.rules.end_score,
+        MATCH_WEIGHT,
+        moon_shifts(observation),
+    )
+
+
+def table_of(observation: Observation, knowledge: Knowledge) -> Table:
+    """Return the public part of a position in play, as the search kernel takes it."""
+    trick = observation.current_trick
+    assert trick is not None, "no trick is open"
+    return Table(
+        knowledge.taken,
+        trick.cards,
+        trick.leader,
+        len(observation.tricks) - 1,
+        observation.hearts_broken,
+        observation.rules.flags,
+    )
+
+
+def pass_danger(card: int, hand: int) -> float:
+    """Return how much keeping ``card`` in ``hand`` hurts (higher: pass it sooner)."""
+    spades = hand & SUIT_MASKS[SPADES]
+    low_spades = count(spades & ((1 << QUEEN_OF_SPADES) - 1))
+    rank = rank_of(card)
+    if card == QUEEN_OF_SPADES:
+        return 30.0 if low_spades < 4 else 6.0
+    if card in (_KING_OF_SPADES, _ACE_OF_SPADES):
+        guarded = low_spades >= 4 or (has_card(hand, QUEEN_OF_SPADES) and low_spades >= 3)
+        return 8.0 if guarded else 22.0
+    if suit_of(card) == HEARTS:
+        return 3.0 + 1.5 * rank
+    return float(rank)
+
+
+def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, int, int]]:
+    """Return the ``limit`` most promising 3-card passes, best first by the danger heuristic.
+
+    A set scores the danger of its cards, plus a bonus for emptying a club or diamond suit of
+    at most three cards (a void lets us discard points early).
+    """
+    danger = {card: pass_danger(card, hand) for card in cards_of(hand)}
+
+    def score(cards: tuple[int, int, int]) -> float:
+        value = sum(danger[card] for card in cards)
+        for suit in (0, 1):
+            held = hand & SUIT_MASKS[suit]
+            if held and count(held) <= 3 and held & ~mask_of(cards) == 0:
+                value += 10.0
+        return value
+
+    ranked = sorted(itertools.combinations(cards_of(hand), 3), key=lambda s: (-score(s), s))
+    return [(a, b, c) for a, b, c in ranked[:limit]]
+
+
+class HardBot:
+    """Searches sampled deals with heuristic rollouts and exact endgames; anytime and seeded.
+
+    ``max_samples`` bounds the deals per decision; without a budget handed in, it also lifts the
+    ``think_ms`` deadline, so the decision depends on the seed alone. ``rollouts`` is the number
+    of rollouts per deal and candidate card in play.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        think_ms: float = 1000,
+        max_samples: int | None = None,
+        rollouts: int = ROLLOUTS,
+    ) -> None:
+        self._rng = random.Random(seed)
+        self.think_ms = think_ms
+        self.max_samples = max_samples
+        self.rollouts = rollouts
+        self.last_decision: dict[str, Any] = {}
+
+    # -- the anytime loop ---------------------------------------------------------------------
+
+    def _budget(self, budget: Budget | None) -> Budget:
+        if budget is not None:
+            return budget
+        if self.max_samples is not None:
+            return Budget.for_ms(None)
+        return Budget.for_ms(self.think_ms)
+
+    def _run(
+        self, budget: Budget, batch: Callable[[int, int], None], cap: int | None = None
+    ) -> int:
+        """Call ``batch(first, size)`` on deals ``first``.. until done or out of time.
+
+        Stops at ``max_samples`` or ``cap`` deals (``UNTIMED_SAMPLES`` when nothing else bounds
+        the search); batch sizes follow the measured time per deal, aiming at ``BATCH_SECONDS``.
+        Returns the number of deals evaluated.
+        """
+        limits = [limit for limit in (self.max_samples, cap) if limit is not None]
+        if not limits and budget.deadline is None:
+            limits.append(UNTIMED_SAMPLES)
+        limit = min(limits) if limits else None
+        done = 0
+        size = 2
+        while limit is None or done < limit:
+            if budget.expired():
+                break
+            if limit is not None:
+                size = min(size, limit - done)
+            start = time.perf_counter()
+            batch(done, size)
+            done += size
+            per_deal = max((time.perf_counter() - start) / size, 1e-6)
+            size = max(1, min(256, int(BATCH_SECONDS / per_deal)))
+            remaining = budget.remaining_ms()
+            if remaining is not None:
+                size = max(1, min(size, int(remaining / 1000 / per_deal)))
+        return done
+
+    # -- playing -------------------------------------------------------------------------------
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Return the legal card with the lowest expected cost over sampled deals."""
+        budget = self._budget(budget)
+        legal = cards_of(observation.legal_mask())
+        if not legal:
+            raise ValueError("it is not this seat's turn to play")
+        exact = count(observation.hand) <= EXACT_CARDS
+        if len(legal) == 1:
+            self.last_decision = _decision(0, 0, {}, card_text(legal[0]), exact)
+            return legal[0]
+        knowledge = read_knowledge(observation)
+        table = table_of(observation, knowledge)
+        goal = goal_of(observation)
+        sampler = DealSampler(knowledge)
+        plan = deal_plan(sampler)
+        deal_seed = self._rng.getrandbits(64)
+        seed = self._rng.getrandbits(64)
+        totals = [0] * len(legal)
+
+        def batch(first: int, size: int) -> None:
+            deals = sample_deals(plan, size, deal_seed, first)
+            costs = evaluate(deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal)
+            for slot, cost in enumerate(costs):
+                totals[slot] += cost
+
+        # An exact search gives the same answer on the same deal: a few passes over a small
+        # set of deals measure it as well as any number of samples.
+        cap = EXACT_COVERAGE * sampler.deal_count if exact else None
+        samples = self._run(budget, batch, cap)
+        if samples == 0:
+            card = policy_card(observation.hand, table)
+            self.last_decision = _decision(0, 0, {}, card_text(card), exact)
+            return card
+        per_candidate = samples * (1 if exact else self.rollouts)
+        best = min(range(len(legal)), key=lambda slot: totals[slot])
+        labels = [card_text(card) for card in legal]
+        self.last_decision = _decision(
+            samples,
+            per_candidate * len(legal),
+            _mean_values(labels, totals, per_candidate),
+            labels[best],
+            exact,
+        )
+        return legal[best]
+
+    # -- passing -------------------------------------------------------------------------------
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Return the candidate pass with the lowest mean cost over simulated hands."""
+        budget = self._budget(budget)
+        hand = observation.hand
+        candidates = pass_candidates(hand)
+        receiver = pass_receiver(observation.seat, observation.direction)
+        bystanders = [s for s in range(4) if s not in (observation.seat, receiver)]
+        unseen = cards_of(FULL_DECK & ~hand)
+        table = Table((0, 0, 0, 0), (), -1, 0, False, observation.rules.flags)
+        goal = goal_of(observation)
+        seed = self._rng.getrandbits(64)
+        totals = [0] * len(candidates)
+
+        def batch(first: int, size: int) -> None:
+            orders = []
+            for _ in range(size):
+                order = list(unseen)
+                self._rng.shuffle(order)
+                orders.append(order)
+            for slot, passed in enumerate(candidates):
+                deals = [
+                    _deal_after_pass(observation.seat, hand, passed, receiver, bystanders, order)
+                    for order in orders
+                ]
+                totals[slot] += evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal)[
+                    0
+                ]
+
+        samples = self._run(budget, batch)
+        best = min(range(len(candidates)), key=lambda slot: totals[slot]) if samples else 0
+        labels = [" ".join(card_text(card) for card in passed) for passed in candidates]
+        per_candidate = samples * PASS_ROLLOUTS
+        self.last_decision = _decision(
+            samples,
+            per_candidate * len(candidates),
+            _mean_values(labels, totals, per_candidate) if samples else {},
+            labels[best],
+            False,
+        )
+        return candidates[best]
+
+
+def _mean_values(labels: Sequence[str], totals: Sequence[int], runs: int) -> dict[str, float]:
+    """Return each candidate's mean cost in points of Diff (a cost unit is a third of one)."""
+    return {label: round(total / runs / 3, 3) for label, total in zip(labels, totals, strict=True)}
+
+
+def _decision(
+    samples: int, playouts: int, values: dict[str, float], chosen: str, exact: bool
+) -> dict[str, Any]:
+    return {
+        "samples": samples,
+        "playouts": playouts,
+        "values": values,
+        "chosen": chosen,
+        "exact": exact,
+    }
+
+
+def _deal_after_pass(
+    seat: int,
+    hand: int,
+    passed: Sequence[int],
+    receiver: int,
+    bystanders: Sequence[int],
+    unseen: Sequence[int],
+) -> list[int]:
+    """Return the hands after the exchange when the 39 unseen cards lie in ``unseen`` order:
+    we get the first three, the receiver our pass and the next ten, the bystanders 13 each."""
+    hands = [0, 0, 0, 0]
+    passed_mask = mask_of(passed)
+    hands[seat] = (hand & ~passed_mask) | mask_of(unseen[:3])
+    hands[receiver] = passed_mask | mask_of(unseen[3:13])
+    hands[bystanders[0]] = mask_of(unseen[13:26])
+    hands[bystanders[1]] = mask_of(unseen[26:39])
+    return hands

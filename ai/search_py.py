@@ -1,0 +1,601 @@
+"""Pure-Python twin of the compiled search kernel ``ai._search``: rollouts, exact endgames, and
+the batched evaluation of candidate cards over determinised deals.
+
+Every public function here has a compiled namesake with identical results (tests compare them on
+many random positions): the same splitmix64 generator, the same bounded draws and the same order
+of iteration. A position is four hand masks plus a ``Table`` (what everyone sees: cards taken,
+the trick so far, whose lead, which trick, hearts broken, rule flags).
+
+**Rollout policy** (each seat sees only its own hand and the trick): with probability
+``EPSILON / 65536`` a uniformly random legal card; otherwise
+
+- lead: avoid hearts while other suits are allowed and spades while holding the Q♠; among the
+  suits left prefer those whose lowest card is below the ten, then the suit shortest in hand,
+  then the lowest card; lead the lowest card of that suit;
+- follow suit: the highest card that still loses the trick; when every card wins it, the highest
+  (last to play) or the lowest (others still to play), keeping the Q♠ whenever possible;
+- void: the Q♠, else the highest heart, else the highest-ranked card (spades first on ties).
+
+Moon in rollouts: a seat that holds every point taken so far, and at least ``RUN_HEARTS`` hearts,
+runs:
+it plays its highest-ranked card when it leads or follows, and its lowest plain card when void.
+While the runner is winning the trick, the others defend: the highest card of the suit led if it
+beats the runner's (else the lowest, to keep stoppers), and no point card when void.
+
+**Exact search** is max-n on a determinised deal: every seat, the searching one included, picks
+the card that minimises its own final hand points (moon added as 26 to the others); ties go to
+the lowest card. Paranoid search would be faster but makes every opponent a partner against us,
+which in Hearts plays far too defensively.
+
+**Cost** of a final result, lower is better, for the searching seat ``s``: ``4·p[s] − Σ p`` (three
+times "own points minus the others' mean"), where ``p`` are the hand points moved by the moon
+shift of the shooter (how moon ``add``/``subtract``/``auto`` scores differ from ``add``); plus or
+minus ``match_weight`` when the hand ends the match and ``s`` loses or wins it.
+
+A hand stops early once no card left in any hand can change the score.
+
+**Sampling.** ``deal_plan`` flattens a ``DealSampler`` (the ways to split each card group among
+the other seats) into plain numbers; ``sample_deals`` then draws deals from it exactly as the
+sampler does: a split per group with probability proportional to the deals through it, then a
+uniformly random choice of which cards go where. Draws below ``n`` are exact (Lemire's
+multiply-and-reject on 64-bit outputs).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from ai.knowledge import GROUP_COUNT
+from ai.sampler import DealSampler
+from core.kernel_py import legal_mask, next_random, trick_points
+
+_HEARTS = 0x1FFF << 39
+_SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
+_SPADES = _SUIT[2]
+_TWO_OF_CLUBS = 1
+_QUEEN_OF_SPADES = 36
+_QUEEN_BIT = 1 << _QUEEN_OF_SPADES
+_JACK_OF_DIAMONDS_BIT = 1 << 22
+_POINT_CARDS = _HEARTS | _QUEEN_BIT
+_MASK64 = (1 << 64) - 1
+
+_QUEEN_BREAKS_HEARTS = 4
+_JACK_OF_DIAMONDS_FLAG = 16
+_NO_TRICKS_BONUS = 32
+
+#: Chance, out of 65536, that a rollout plays a random legal card instead of the policy's.
+EPSILON = 6554
+#: A lead whose lowest card has this rank (the ten) or higher is a last resort.
+HIGH_LEAD_RANK = 8
+#: Hearts that make a seat holding every point taken so far run for the moon in rollouts (the
+#: Q♠ alone does not: rollouts would run with any hand that happened to take it).
+RUN_HEARTS = 4
+
+
+class Table(NamedTuple):
+    """What every seat sees of a hand in play; ``leader`` -1 means the 2♣ holder leads."""
+
+    taken: tuple[int, int, int, int]
+    trick: tuple[int, ...]
+    leader: int
+    trick_index: int
+    hearts_broken: bool
+    flags: int
+
+
+class Goal(NamedTuple):
+    """How one seat scores a final result (see the module notes on cost)."""
+
+    seat: int
+    scores: tuple[int, int, int, int]
+    end_score: int
+    match_weight: int
+    moon_shift: tuple[int, int, int, int]
+
+
+class DealPlan(NamedTuple):
+    """A ``DealSampler`` as plain numbers for ``sample_deals``.
+
+    ``index`` holds, per (group, a, b) at ``((group * 14 + a) * 14 + b) * 2``, the first option
+    and the number of options when the first two other seats still take ``a`` and ``b`` cards;
+    ``options`` holds triples (cards to the first other seat, to the second, weight).
+    """
+
+    known: tuple[int, int, int, int]
+    others: tuple[int, int, int]
+    slots: tuple[int, int]
+    groups: tuple[tuple[int, ...], ...]
+    index: tuple[int, ...]
+    options: tuple[int, ...]
+
+
+_SIDE = 14
+
+
+class _Pos:
+    """A determinised position; ``trick`` holds the cards of the open trick in play order."""
+
+    __slots__ = ("broken", "hands", "leader", "taken", "trick", "trick_index")
+
+    def __init__(
+        self,
+        hands: list[int],
+        taken: list[int],
+        trick: list[int],
+        leader: int,
+        trick_index: int,
+        broken: bool,
+    ) -> None:
+        self.hands = hands
+        self.taken = taken
+        self.trick = trick
+        self.leader = leader
+        self.trick_index = trick_index
+        self.broken = broken
+
+    def copy(self) -> _Pos:
+        return _Pos(
+            list(self.hands),
+            list(self.taken),
+            list(self.trick),
+            self.leader,
+            self.trick_index,
+            self.broken,
+        )
+
+
+def _highest(mask: int) -> int:
+    return mask.bit_length() - 1
+
+
+def _lowest(mask: int) -> int:
+    return (mask & -mask).bit_length() - 1
+
+
+def _nth_card(mask: int, index: int) -> int:
+    for _ in range(index):
+        mask &= mask - 1
+    return _lowest(mask)
+
+
+def _below(state: int, n: int) -> tuple[int, int]:
+    """Return a uniform draw in [0, n) and the generator's new state (no draw when n is 1)."""
+    if n == 1:
+        return 0, state
+    value, state = next_random(state)
+    product = value * n
+    if product & _MASK64 < n:
+        threshold = (_MASK64 + 1 - n) % n
+        while product & _MASK64 < threshold:
+            value, state = next_random(state)
+            product = value * n
+    return product >> 64, state
+
+
+def deal_plan(sampler: DealSampler) -> DealPlan:
+    """Flatten a sampler's split table over the states its deals can reach."""
+    index = [0] * (GROUP_COUNT * _SIDE * _SIDE * 2)
+    options: list[int] = []
+    reach = {(sampler.slots[0], sampler.slots[1])}
+    for group in range(GROUP_COUNT):
+        following = set()
+        for a, b in sorted(reach):
+            c = sampler._free_from[group] - a - b
+            splits = sampler._splits(group, a, b, c)
+            key = ((group * _SIDE + a) * _SIDE + b) * 2
+            index[key] = len(options) // 3
+            index[key + 1] = len(splits)
+            for (x, y, _z), here, rest in splits:
+                options += (x, y, here * rest)
+                following.add((a - x, b - y))
+        reach = following
+    others = sampler.others
+    return DealPlan(
+        sampler.knowledge.known,
+        (others[0], others[1], others[2]),
+        (sampler.slots[0], sampler.slots[1]),
+        tuple(tuple(cards) for cards in sampler.group_cards),
+        tuple(index),
+        tuple(options),
+    )
+
+
+def sample_deals(
+    plan: DealPlan, count: int, seed: int, first: int
+) -> list[tuple[int, int, int, int]]:
+    """Draw ``count`` deals; deal ``d`` uses the generator seeded with ``seed + first + d``."""
+    deals = []
+    for number in range(count):
+        state = (seed + first + number) & _MASK64
+        hands = list(plan.known)
+        a, b = plan.slots
+        for group in range(GROUP_COUNT):
+            key = ((group * _SIDE + a) * _SIDE + b) * 2
+            start = plan.index[key]
+            end = start + plan.index[key + 1]
+            total = 0
+            for option in range(start, end):
+                total += plan.options[3 * option + 2]
+            pick, state = _below(state, total)
+            chosen = start
+            while pick >= plan.options[3 * chosen + 2]:
+                pick -= plan.options[3 * chosen + 2]
+                chosen += 1
+            x = plan.options[3 * chosen]
+            y = plan.options[3 * chosen + 1]
+            cards = list(plan.groups[group])
+            size = len(cards)
+            for i in range(x + y):
+                j, state = _below(state, size - i)
+                j += i
+                cards[i], cards[j] = cards[j], cards[i]
+            for i in range(size):
+                seat = plan.others[0] if i < x else plan.others[1] if i < x + y else plan.others[2]
+                hands[seat] |= 1 << cards[i]
+            a -= x
+            b -= y
+        deals.append((hands[0], hands[1], hands[2], hands[3]))
+    return deals
+
+
+def _position(hands: Sequence[int], table: Table) -> _Pos:
+    leader = table.leader
+    if leader < 0:
+        leader = 0
+        while not hands[leader] & _TWO_OF_CLUBS:
+            leader += 1
+    return _Pos(
+        [hands[0], hands[1], hands[2], hands[3]],
+        list(table.taken),
+        list(table.trick),
+        leader,
+        table.trick_index,
+        bool(table.hearts_broken),
+    )
+
+
+def _legal(pos: _Pos, flags: int) -> int:
+    seat = (pos.leader + len(pos.trick)) & 3
+    led = pos.trick[0] // 13 if pos.trick else -1
+    return legal_mask(pos.hands[seat], led, pos.trick_index == 0, pos.broken, flags)
+
+
+def _apply(pos: _Pos, card: int, flags: int) -> None:
+    seat = (pos.leader + len(pos.trick)) & 3
+    pos.hands[seat] ^= 1 << card
+    pos.trick.append(card)
+    if card >= 39 or (card == _QUEEN_OF_SPADES and flags & _QUEEN_BREAKS_HEARTS):
+        pos.broken = True
+    if len(pos.trick) == 4:
+        trick = pos.trick
+        best = trick[0]
+        winner = 0
+        mask = 1 << best
+        for position in (1, 2, 3):
+            card = trick[position]
+            mask |= 1 << card
+            if card // 13 == best // 13 and card > best:
+                best = card
+                winner = position
+        winner = (pos.leader + winner) & 3
+        pos.taken[winner] |= mask
+        pos.leader = winner
+        pos.trick = []
+        pos.trick_index += 1
+
+
+def _settled(pos: _Pos, flags: int) -> bool:
+    """Return whether the rest of the hand cannot change the score (or the hand is over)."""
+    if pos.trick:
+        return False
+    if pos.trick_index >= 13:
+        return True
+    hands = pos.hands
+    relevant = _POINT_CARDS
+    if flags & _JACK_OF_DIAMONDS_FLAG:
+        relevant |= _JACK_OF_DIAMONDS_BIT
+    if (hands[0] | hands[1] | hands[2] | hands[3]) & relevant:
+        return False
+    if flags & _NO_TRICKS_BONUS:
+        taken = pos.taken
+        return bool(taken[0] and taken[1] and taken[2] and taken[3])
+    return True
+
+
+def _score(pos: _Pos, flags: int) -> tuple[list[int], int]:
+    taken = pos.taken
+    points = [trick_points(taken[seat], flags) for seat in range(4)]
+    shooter = -1
+    for seat in range(4):
+        if taken[seat] & _POINT_CARDS == _POINT_CARDS:
+            shooter = seat
+            for other in range(4):
+                points[other] += -26 if other == seat else 26
+    if shooter < 0 and flags & _NO_TRICKS_BONUS:
+        for seat in range(4):
+            if not taken[seat]:
+                points[seat] -= 5
+    return points, shooter
+
+
+def _lead(hand: int, legal: int) -> int:
+    allowed = legal
+    if allowed & ~_HEARTS:
+        allowed &= ~_HEARTS
+    if hand & _QUEEN_BIT and allowed & ~_SPADES:
+        allowed &= ~_SPADES
+    best_key = 1 << 30
+    best_card = -1
+    for suit in range(4):
+        cards = allowed & _SUIT[suit]
+        if cards:
+            low = _lowest(cards)
+            rank = low - 13 * suit
+            key = (1024 if rank >= HIGH_LEAD_RANK else 0) + (hand & _SUIT[suit]).bit_count() * 16
+            key += rank
+            if key < best_key:
+                best_key = key
+                best_card = low
+    return best_card
+
+
+def _runner(taken: list[int]) -> int:
+    """Return the seat running for the moon (it holds every point taken, and at least
+    ``RUN_HEARTS`` hearts), or -1."""
+    runner = -1
+    for seat in range(4):
+        if taken[seat] & _POINT_CARDS:
+            if runner >= 0:
+                return -1
+            runner = seat
+    if runner >= 0 and (taken[runner] & _HEARTS).bit_count() < RUN_HEARTS:
+        return -1
+    return runner
+
+
+def _winning(trick: list[int]) -> tuple[int, int]:
+    """Return the card winning an open trick so far and its position in play order."""
+    led = trick[0] // 13
+    best = trick[0]
+    winner = 0
+    for position in range(1, len(trick)):
+        card = trick[position]
+        if card // 13 == led and card > best:
+            best = card
+            winner = position
+    return best, winner
+
+
+def _follow(best: int, last: bool, legal: int) -> int:
+    under = legal & ((1 << best) - 1)
+    if under:
+        return _highest(under)
+    safe = legal & ~_QUEEN_BIT
+    if not safe:
+        return _QUEEN_OF_SPADES
+    return _highest(safe) if last else _lowest(safe)
+
+
+def _discard(legal: int) -> int:
+    if legal & _QUEEN_BIT:
+        return _QUEEN_OF_SPADES
+    hearts = legal & _HEARTS
+    if hearts:
+        return _highest(hearts)
+    return _top(legal)
+
+
+def _top(cards: int) -> int:
+    """Return the highest-ranked card (hearts, then spades, diamonds, clubs on ties)."""
+    best_card = -1
+    best_rank = -1
+    for suit in (3, 2, 1, 0):
+        held = cards & _SUIT[suit]
+        if held:
+            card = _highest(held)
+            if card - 13 * suit > best_rank:
+                best_rank = card - 13 * suit
+                best_card = card
+    return best_card
+
+
+def _bottom(cards: int) -> int:
+    """Return the lowest-ranked card (clubs, then diamonds, spades, hearts on ties)."""
+    best_card = -1
+    best_rank = 13
+    for suit in range(4):
+        held = cards & _SUIT[suit]
+        if held:
+            card = _lowest(held)
+            if card - 13 * suit < best_rank:
+                best_rank = card - 13 * suit
+                best_card = card
+    return best_card
+
+
+def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
+    """Return the rollout policy's card for the seat to move, and the generator's new state."""
+    legal = _legal(pos, flags)
+    n = legal.bit_count()
+    if n == 1:
+        return _lowest(legal), state
+    if epsilon > 0:
+        value, state = next_random(state)
+        if value & 0xFFFF < epsilon:
+            return _nth_card(legal, ((value >> 32) * n) >> 32), state
+    trick = pos.trick
+    seat = (pos.leader + len(trick)) & 3
+    runner = _runner(pos.taken)
+    following = bool(trick) and legal & _SUIT[trick[0] // 13] != 0
+    if runner == seat:
+        # Running: take every trick we can; when void, keep the points for ourselves.
+        if not trick or following:
+            return _top(legal), state
+        plain = legal & ~_POINT_CARDS
+        return _bottom(plain if plain else legal), state
+    if not trick:
+        return _lead(pos.hands[seat], legal), state
+    best, position = _winning(trick)
+    defending = runner >= 0 and (pos.leader + position) & 3 == runner
+    if following:
+        if defending:
+            # Beat the runner if we can; else keep our high cards to stop it later.
+            return (_highest(legal) if legal >> best > 1 else _lowest(legal)), state
+        return _follow(best, len(trick) == 3, legal), state
+    if defending:
+        plain = legal & ~_POINT_CARDS
+        if plain:
+            return _discard(plain), state
+    return _discard(legal), state
+
+
+def _play_out(
+    pos: _Pos, flags: int, seed: int, played: list[int] | None = None
+) -> tuple[list[int], int]:
+    """Roll out to the end; return the points and the moon shooter or -1 (cards to ``played``)."""
+    state = seed & _MASK64
+    while not _settled(pos, flags):
+        card, state = _policy(pos, flags, state, EPSILON)
+        if played is not None:
+            played.append(card)
+        _apply(pos, card, flags)
+    return _score(pos, flags)
+
+
+def _special(flags: int) -> int:
+    """Return the cards worth more or less than a plain card or a heart under these rules."""
+    if flags & _JACK_OF_DIAMONDS_FLAG:
+        return _QUEEN_BIT | _JACK_OF_DIAMONDS_BIT
+    return _QUEEN_BIT
+
+
+def _exact(pos: _Pos, flags: int) -> tuple[list[int], int]:
+    if _settled(pos, flags):
+        return _score(pos, flags)
+    seat = (pos.leader + len(pos.trick)) & 3
+    legal = _legal(pos, flags)
+    hands = pos.hands
+    in_play = hands[0] | hands[1] | hands[2] | hands[3]
+    for card in pos.trick:
+        in_play |= 1 << card
+    special = _special(flags)
+    previous = -1
+    best: tuple[list[int], int] | None = None
+    while legal:
+        card = _lowest(legal)
+        legal &= legal - 1
+        if (
+            previous >= 0
+            and card // 13 == previous // 13
+            and not in_play & ((1 << card) - (2 << previous))
+            and not special & ((1 << card) | (1 << previous))
+        ):
+            # Next to the card just tried among the cards in play, and worth the same: the
+            # same result, and ties go to the lower card anyway.
+            previous = card
+            continue
+        previous = card
+        child = pos.copy()
+        _apply(child, card, flags)
+        result = _exact(child, flags)
+        if best is None or result[0][seat] < best[0][seat]:
+            best = result
+    assert best is not None
+    return best
+
+
+def _cost(points: list[int], shooter: int, goal: Goal) -> int:
+    shift = goal.moon_shift[shooter] if shooter >= 0 else 0
+    final = [points[seat] + shift for seat in range(4)]
+    seat = goal.seat
+    cost = 4 * final[seat] - (final[0] + final[1] + final[2] + final[3])
+    if goal.match_weight:
+        totals = [goal.scores[other] + final[other] for other in range(4)]
+        if max(totals) >= goal.end_score:
+            low = min(totals)
+            if totals.count(low) == 1:
+                cost += -goal.match_weight if totals[seat] == low else goal.match_weight
+    return cost
+
+
+def rollout(
+    hands: Sequence[int], table: Table, card: int, seed: int
+) -> tuple[tuple[int, int, int, int], int]:
+    """Play ``card`` (-1: none) for the seat to move, then roll out with the policy.
+
+    Returns the hand points of the four seats (moon added) and the moon shooter or -1.
+    """
+    pos = _position(hands, table)
+    if card >= 0:
+        _apply(pos, card, table.flags)
+    points, shooter = _play_out(pos, table.flags, seed)
+    return (points[0], points[1], points[2], points[3]), shooter
+
+
+def rollout_cards(hands: Sequence[int], table: Table, card: int, seed: int) -> list[int]:
+    """Return the cards a rollout plays after ``card``, in order (to check it against the rules)."""
+    pos = _position(hands, table)
+    if card >= 0:
+        _apply(pos, card, table.flags)
+    played: list[int] = []
+    _play_out(pos, table.flags, seed, played)
+    return played
+
+
+def exact(hands: Sequence[int], table: Table, card: int) -> tuple[tuple[int, int, int, int], int]:
+    """Play ``card`` (-1: none), then search the rest of the hand exactly (max-n)."""
+    pos = _position(hands, table)
+    if card >= 0:
+        _apply(pos, card, table.flags)
+    points, shooter = _exact(pos, table.flags)
+    return (points[0], points[1], points[2], points[3]), shooter
+
+
+def policy_card(hand: int, table: Table) -> int:
+    """Return the rollout policy's card (no randomness) for the seat to move holding ``hand``."""
+    hands = [0, 0, 0, 0]
+    pos = _position(hands, table)
+    pos.hands[(pos.leader + len(pos.trick)) & 3] = hand
+    return _policy(pos, table.flags, 0, 0)[0]
+
+
+def evaluate(
+    deals: Sequence[Sequence[int]],
+    table: Table,
+    candidates: Sequence[int],
+    rollouts: int,
+    seed: int,
+    first_deal: int,
+    exact_cards: int,
+    goal: Goal,
+) -> list[int]:
+    """Return, per candidate card, the summed cost over every deal and rollout.
+
+    Deal ``d`` of the batch is deal number ``first_deal + d`` of the decision: its rollout ``r``
+    uses the seed ``seed + (first_deal + d) * rollouts + r`` for every candidate, so candidates
+    are compared on the same random numbers. When the seat to move holds at most
+    ``exact_cards`` cards, each deal is searched exactly once per candidate instead.
+    """
+    flags = table.flags
+    costs = [0] * len(candidates)
+    for index, deal in enumerate(deals):
+        base = _position(deal, table)
+        mover = (base.leader + len(base.trick)) & 3
+        searched = exact_cards > 0 and base.hands[mover].bit_count() <= exact_cards
+        for slot, card in enumerate(candidates):
+            if searched:
+                pos = base.copy()
+                if card >= 0:
+                    _apply(pos, card, flags)
+                points, shooter = _exact(pos, flags)
+                costs[slot] += _cost(points, shooter, goal)
+                continue
+            for number in range(rollouts):
+                pos = base.copy()
+                if card >= 0:
+                    _apply(pos, card, flags)
+                seed_here = seed + (first_deal + index) * rollouts + number
+                points, shooter = _play_out(pos, flags, seed_here)
+                costs[slot] += _cost(points, shooter, goal)
+    return costs

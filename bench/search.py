@@ -1,0 +1,374 @@
+"""Search benchmark: the hard bot's kernel (compiled and pure-Python twin) and its decisions.
+
+Measures rollouts (whole hands from the deal, and from positions in mid-hand), sampled deals
+(compiled, twin, and ``DealSampler.sample``), exact endgame searches, and the hard bot's
+decisions: per second at fixed sample counts, and time and samples at a few think budgets.
+All timing is single-threaded; each rate is the best of three rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from types import ModuleType
+
+from ai import search, search_py
+from ai.bot import Budget
+from ai.hard import HardBot
+from ai.knowledge import read_knowledge
+from ai.sampler import DealSampler
+from ai.search_py import DealPlan, Goal, Table, deal_plan
+from bench import best_rate, machine_info
+from bench.rules import render_markdown, render_text
+from core.cards import cards_of
+from core.hand import HandState
+from core.observation import Observation
+from core.rules import STANDARD_RULES
+
+#: Targets from the issue: compiled rollouts per twin rollout, and decision time over the limit.
+TARGET_ROLLOUT_RATIO = 20.0
+TARGET_DECISION_SLACK_MS = 50.0
+HANDS = 40
+#: Positions timed at each think budget (each takes the whole budget).
+BUDGET_POSITIONS = 15
+TITLE = "MDHearts search benchmark"
+#: Deals per decision for the decisions-per-second figures.
+SAMPLE_COUNTS = (100, 1_000, 10_000)
+GOAL = Goal(0, (0, 0, 0, 0), STANDARD_RULES.end_score, 0, (0, 0, 0, 0))
+
+Position = tuple[list[int], Table]
+ResultTable = tuple[str, list[str], list[list[str]]]
+
+
+@dataclass(frozen=True)
+class Workload:
+    """Fixed positions from random hands (standard rules, no pass)."""
+
+    deals: list[list[int]]
+    middles: list[Position]
+    endgames: dict[int, list[Position]]
+    observations: list[Observation]
+    plans: list[DealPlan]
+    samplers: list[DealSampler]
+
+
+def _table(hand: HandState) -> Table:
+    trick = hand.current_trick
+    assert trick is not None
+    return Table(
+        (hand.taken[0], hand.taken[1], hand.taken[2], hand.taken[3]),
+        tuple(trick.cards),
+        trick.leader,
+        len(hand.tricks) - 1,
+        hand.hearts_broken,
+        hand.rules.flags,
+    )
+
+
+def build_workload(seed: int, hands: int = HANDS) -> Workload:
+    """Play ``hands`` random hands; keep deals, mid-hand positions, endgames, decisions."""
+    rng = random.Random(seed)
+    workload = Workload([], [], {3: [], 4: []}, [], [], [])
+    for _ in range(hands):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        deal = [sum(1 << card for card in deck[seat::4]) for seat in range(4)]
+        workload.deals.append(deal)
+        hand = HandState.new(STANDARD_RULES, "hold", deal)
+        middle = rng.randrange(4, 36)
+        # Keep one position with about 4 and one with about 3 cards in every hand.
+        endgame = {rng.randrange(36, 40): 4, rng.randrange(40, 44): 3}
+        while hand.phase == "play":
+            seat = hand.turn
+            assert seat is not None
+            legal = cards_of(hand.legal_mask(seat))
+            played = hand.cards_played
+            if played == middle:
+                workload.middles.append((list(hand.hands), _table(hand)))
+            if played in endgame:
+                workload.endgames[endgame[played]].append((list(hand.hands), _table(hand)))
+            if len(legal) > 1 and len(workload.observations) < hands and rng.random() < 0.1:
+                observation = hand.observation(seat, (0, 0, 0, 0))
+                sampler = DealSampler(read_knowledge(observation))
+                workload.observations.append(observation)
+                workload.samplers.append(sampler)
+                workload.plans.append(deal_plan(sampler))
+            hand.play(seat, rng.choice(legal))
+    return workload
+
+
+def _deal_rollouts(kernel: ModuleType, deals: list[list[int]]) -> Callable[[int], int]:
+    table = Table((0, 0, 0, 0), (), -1, 0, False, STANDARD_RULES.flags)
+    next_seed = [0]
+
+    def run_batch(size: int) -> int:
+        kernel.evaluate(deals, table, (-1,), size, next_seed[0], 0, 0, GOAL)
+        next_seed[0] += size * len(deals)
+        return size * len(deals)
+
+    return run_batch
+
+
+def _middle_rollouts(kernel: ModuleType, positions: list[Position]) -> Callable[[int], int]:
+    next_seed = [0]
+
+    def run_batch(size: int) -> int:
+        for hands, table in positions:
+            goal = GOAL._replace(seat=(table.leader + len(table.trick)) % 4)
+            kernel.evaluate([hands], table, (-1,), size, next_seed[0], 0, 0, goal)
+            next_seed[0] += size
+        return size * len(positions)
+
+    return run_batch
+
+
+def _samples(sample: Callable[[int, int], object], positions: int) -> Callable[[int], int]:
+    """Return a batch runner calling ``sample(index, size)`` at every position."""
+
+    def run_batch(size: int) -> int:
+        for index in range(positions):
+            sample(index, size)
+        return size * positions
+
+    return run_batch
+
+
+def _kernel_samples(kernel: ModuleType, plans: list[DealPlan]) -> Callable[[int], int]:
+    return _samples(
+        lambda index, size: kernel.sample_deals(plans[index], size, index, 0), len(plans)
+    )
+
+
+def _sampler_samples(samplers: list[DealSampler]) -> Callable[[int], int]:
+    rng = random.Random(1)
+    return _samples(
+        lambda index, size: [samplers[index].sample(rng) for _ in range(size)], len(samplers)
+    )
+
+
+def _exact(kernel: ModuleType, positions: list[Position]) -> Callable[[int], int]:
+    def run_batch(size: int) -> int:
+        for _ in range(size):
+            for hands, table in positions:
+                kernel.exact(hands, table, -1)
+        return size * len(positions)
+
+    return run_batch
+
+
+def _import(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
+
+
+def _cells(label: str, rate: float | None, unit: str = "") -> list[str]:
+    if rate is None:
+        return [label, "not built", "-"]
+    per_call = 1e6 / rate
+    return [label, f"{rate:,.0f}{unit}", f"{per_call:.3f}" if per_call < 10 else f"{per_call:,.1f}"]
+
+
+def _ratio(numerator: float | None, denominator: float | None) -> str:
+    if numerator is None or denominator is None:
+        return "n/a"
+    return f"{numerator / denominator:,.1f}×"
+
+
+def kernel_tables(workload: Workload, seconds: float) -> tuple[list[ResultTable], float | None]:
+    """Measure the kernel; return the tables and the compiled / twin ratio of deal rollouts."""
+    compiled = _import("ai._search")
+    kernels: list[tuple[str, ModuleType | None]] = [
+        ("Cython `ai._search`", compiled),
+        ("pure Python `ai.search_py`", search_py),
+    ]
+
+    def measure(make: Callable[[ModuleType], Callable[[int], int]]) -> list[float | None]:
+        return [best_rate(make(kernel), seconds) if kernel else None for _, kernel in kernels]
+
+    deal_rates = measure(lambda kernel: _deal_rollouts(kernel, workload.deals))
+    middle_rates = measure(lambda kernel: _middle_rollouts(kernel, workload.middles))
+    sample_rates = measure(lambda kernel: _kernel_samples(kernel, workload.plans))
+    sampler_rate = best_rate(_sampler_samples(workload.samplers), seconds)
+    exact_rates = {
+        cards: measure(lambda kernel, cards=cards: _exact(kernel, workload.endgames[cards]))
+        for cards in (3, 4)
+    }
+    names = [name for name, _ in kernels]
+    tables: list[ResultTable] = [
+        (
+            f"Rollouts of a whole hand from the deal ({len(workload.deals)} deals, one call)",
+            ["kernel", "rollouts/s", "µs/rollout"],
+            [_cells(name, rate) for name, rate in zip(names, deal_rates, strict=True)],
+        ),
+        (
+            f"Rollouts from mid-hand positions ({len(workload.middles)}, one call per position)",
+            ["kernel", "rollouts/s", "µs/rollout"],
+            [_cells(name, rate) for name, rate in zip(names, middle_rates, strict=True)],
+        ),
+        (
+            f"Sampled deals consistent with a seat's knowledge ({len(workload.plans)} positions)",
+            ["sampler", "deals/s", "µs/deal"],
+            [_cells(name, rate) for name, rate in zip(names, sample_rates, strict=True)]
+            + [_cells("`ai.sampler.DealSampler.sample`", sampler_rate)],
+        ),
+        (
+            "Exact (max-n) endgame searches, all four hands known",
+            ["kernel, cards per hand", "searches/s", "µs/search"],
+            [
+                _cells(f"{name}, {cards}", rate)
+                for cards, rates in exact_rates.items()
+                for name, rate in zip(names, rates, strict=True)
+            ],
+        ),
+        (
+            "Ratios, Cython / pure Python",
+            ["measure", "ratio"],
+            [
+                ["rollouts from the deal", _ratio(deal_rates[0], deal_rates[1])],
+                ["rollouts from mid-hand", _ratio(middle_rates[0], middle_rates[1])],
+                ["sampled deals", _ratio(sample_rates[0], sample_rates[1])],
+                ["sampled deals, against DealSampler", _ratio(sample_rates[0], sampler_rate)],
+                ["exact searches, 4 cards", _ratio(exact_rates[4][0], exact_rates[4][1])],
+            ],
+        ),
+    ]
+    ratio = None if deal_rates[0] is None else deal_rates[0] / (deal_rates[1] or 1)
+    return tables, ratio
+
+
+def _decide(observation: Observation, bot: HardBot, budget: Budget | None) -> tuple[float, int]:
+    start = time.perf_counter()
+    bot.choose_play(observation, budget)
+    return (time.perf_counter() - start) * 1000, int(bot.last_decision["samples"])
+
+
+def decision_tables(
+    observations: Sequence[Observation],
+    timed: Sequence[Observation],
+    budgets_ms: Sequence[float],
+) -> tuple[list[ResultTable], list[tuple[float, float]]]:
+    """Time the hard bot at fixed sample counts on ``observations`` and at think budgets on
+    ``timed``; return the tables and (budget, p95 ms) per think budget."""
+    by_samples = []
+    for samples in SAMPLE_COUNTS:
+        bot = HardBot(seed=1, max_samples=samples)
+        start = time.perf_counter()
+        for observation in observations:
+            bot.choose_play(observation)
+        rate = len(observations) / (time.perf_counter() - start)
+        by_samples.append([f"{samples:,} deals", f"{rate:,.1f}", f"{1000 / rate:,.1f}"])
+    by_budget = []
+    p95s = []
+    for budget in budgets_ms:
+        bot = HardBot(seed=1)
+        runs = [_decide(observation, bot, Budget.for_ms(budget)) for observation in timed]
+        times = sorted(ms for ms, _ in runs)
+        p95 = times[min(len(times) - 1, round(0.95 * len(times)))]
+        p95s.append((budget, p95))
+        by_budget.append(
+            [
+                f"{budget:g} ms",
+                f"{statistics.median(s for _, s in runs):,.0f}",
+                f"{statistics.median(times):.1f} / {p95:.1f} / {times[-1]:.1f}",
+            ]
+        )
+    tables: list[ResultTable] = [
+        (
+            f"Hard bot decisions at fixed sample counts ({len(observations)} positions)",
+            ["samples", "decisions/s", "ms/decision"],
+            by_samples,
+        ),
+        (
+            f"Hard bot decisions at think budgets ({len(timed)} positions)",
+            ["budget", "samples (median)", "ms p50 / p95 / max"],
+            by_budget,
+        ),
+    ]
+    return tables, p95s
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this benchmark's options to its command."""
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=1.0,
+        metavar="S",
+        help="time spent on each kernel measurement (default 1; best of 3 rounds of S/3)",
+    )
+    parser.add_argument("--seed", type=int, default=20261122, help="seed of the positions")
+    parser.add_argument(
+        "--budgets",
+        default="100,1000",
+        metavar="MS,...",
+        help="think budgets to time the hard bot at (default 100,1000; empty to skip)",
+    )
+    parser.add_argument(
+        "--markdown",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help="print the results as Markdown, or write them to FILE",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure, then print the results (and write Markdown when asked)."""
+    try:
+        budgets = [float(part) for part in args.budgets.split(",") if part.strip()]
+    except ValueError:
+        print("--budgets must be numbers separated by commas", file=sys.stderr)
+        return 2
+    if args.seconds <= 0 or any(budget <= 0 for budget in budgets):
+        print("--seconds and --budgets must be positive", file=sys.stderr)
+        return 2
+    info = machine_info()
+    info["ai.search"] = "compiled" if search.COMPILED else "pure Python (not compiled)"
+    info["command"] = "python -m bench search" + (
+        "" if args.seconds == 1.0 else f" --seconds {args.seconds:g}"
+    )
+    workload = build_workload(args.seed)
+    results, ratio = kernel_tables(workload, args.seconds)
+    decisions, p95s = decision_tables(
+        workload.observations, workload.observations[:BUDGET_POSITIONS], budgets
+    )
+    results += decisions
+    targets = [
+        [
+            f"rollouts, Cython ≥ {TARGET_ROLLOUT_RATIO:g}× pure Python",
+            "-" if ratio is None else f"{ratio:,.1f}×",
+            "not measured"
+            if ratio is None
+            else "met"
+            if ratio >= TARGET_ROLLOUT_RATIO
+            else "not met",
+        ]
+    ]
+    for budget, p95 in p95s:
+        met = p95 <= budget + TARGET_DECISION_SLACK_MS
+        targets.append(
+            [
+                f"decision p95 ≤ {budget:g} + {TARGET_DECISION_SLACK_MS:g} ms",
+                f"{p95:.1f} ms",
+                "met" if met else "not met",
+            ]
+        )
+    results.append(("Targets", ["target", "measured", "status"], targets))
+    text = TITLE + "\n" + render_text(info, results).split("\n", 1)[1]
+    if args.markdown is None:
+        print(text)
+    elif args.markdown == "-":
+        print(render_markdown(info, results))
+    else:
+        with open(args.markdown, "w", encoding="utf-8") as out:
+            out.write(render_markdown(info, results) + "\n")
+        print(text)
+    return 0

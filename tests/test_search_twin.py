@@ -1,0 +1,295 @@
+"""The compiled search kernel and its pure-Python twin agree, and both follow the rules."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import random
+from collections import Counter
+from types import ModuleType
+
+import pytest
+from positions import play_randomly
+
+from ai import search, search_py
+from ai.knowledge import read_knowledge
+from ai.sampler import DealSampler
+from ai.search_py import Goal, Table, deal_plan
+from core.cards import cards_of, count
+from core.controller import Controller
+from core.hand import HandState
+from core.kernel_py import trick_points
+from core.rules import RuleSet
+from core.scoring import score_hand
+
+
+def _compiled() -> ModuleType | None:
+    try:
+        return importlib.import_module("ai._search")
+    except ImportError:
+        return None
+
+
+compiled = _compiled()
+needs_compiled = pytest.mark.skipif(compiled is None, reason="compiled search kernel not built")
+IMPLEMENTATIONS = [search_py] if compiled is None else [search_py, compiled]
+
+POSITIONS = 2000
+RULE_SETS = (
+    RuleSet(),
+    RuleSet(first_lead="any_club", moon="subtract"),
+    RuleSet(jack_of_diamonds=True, no_tricks_bonus=True),
+    RuleSet(must_break_hearts=False, queen_breaks_hearts=False, no_points_first_trick=False),
+)
+
+
+def random_state(rng: random.Random, plays: int | None = None) -> HandState:
+    """Deal at random under random rules and make ``plays`` random legal plays (< 52)."""
+    deck = list(range(52))
+    rng.shuffle(deck)
+    dealt = [sum(1 << card for card in deck[seat::4]) for seat in range(4)]
+    hand = HandState.new(rng.choice(RULE_SETS), "hold", dealt)
+    for _ in range(rng.randrange(52) if plays is None else plays):
+        seat = hand.turn
+        assert seat is not None
+        hand.play(seat, rng.choice(cards_of(hand.legal_mask(seat))))
+    return hand
+
+
+def table_of(hand: HandState) -> Table:
+    trick = hand.current_trick
+    assert trick is not None
+    return Table(
+        (hand.taken[0], hand.taken[1], hand.taken[2], hand.taken[3]),
+        tuple(trick.cards),
+        trick.leader,
+        len(hand.tricks) - 1,
+        hand.hearts_broken,
+        hand.rules.flags,
+    )
+
+
+def legal_cards(hand: HandState) -> list[int]:
+    seat = hand.turn
+    assert seat is not None
+    return cards_of(hand.legal_mask(seat))
+
+
+def add_moon_points(hand: HandState) -> tuple[int, ...]:
+    """Return the finished hand's points with the moon added to the others (the kernels' way)."""
+    rules = dataclasses.replace(hand.rules, moon="add")
+    return score_hand(rules, hand.taken, hand.tricks_won(), (0, 0, 0, 0)).points
+
+
+def test_compiled_search_is_loaded_when_required() -> None:
+    if os.environ.get("MDH_REQUIRE_COMPILED") != "1":
+        pytest.skip("MDH_REQUIRE_COMPILED is not set")
+    assert search.COMPILED
+
+
+@needs_compiled
+def test_rollouts_agree_on_many_positions() -> None:
+    rng = random.Random(20261122)
+    compared = 0
+    for _ in range(POSITIONS):
+        hand = random_state(rng)
+        table = table_of(hand)
+        legal = legal_cards(hand)
+        for card in rng.sample(legal, min(3, len(legal))):
+            seed = rng.getrandbits(64)
+            expected = search_py.rollout(hand.hands, table, card, seed)
+            assert compiled.rollout(hand.hands, table, card, seed) == expected, (table, card)
+            compared += 1
+    assert compared > 2 * POSITIONS
+
+
+def test_rollouts_play_legal_cards_to_a_complete_hand() -> None:
+    rng = random.Random(5)
+    moons = 0
+    for _ in range(300):
+        hand = random_state(rng)
+        table = table_of(hand)
+        card = rng.choice(legal_cards(hand))
+        seed = rng.getrandbits(64)
+        played = [card, *search_py.rollout_cards(hand.hands, table, card, seed)]
+        if compiled is not None:
+            assert compiled.rollout_cards(hand.hands, table, card, seed) == played[1:]
+        points, shooter = search.rollout(hand.hands, table, card, seed)
+        for next_card in played:
+            assert hand.can_play(hand.turn, next_card), (table, played)
+            hand.play(hand.turn, next_card)
+        # A rollout may stop once nothing can change the score: finishing the hand any legal
+        # way must then give the same points.
+        while hand.phase == "play":
+            hand.play(hand.turn, legal_cards(hand)[0])
+        assert add_moon_points(hand) == points
+        taken = sum(trick_points(mask, hand.rules.flags) for mask in hand.taken)
+        jack = -10 if hand.rules.jack_of_diamonds else 0
+        assert taken == 26 + jack
+        if shooter >= 0 and not hand.rules.jack_of_diamonds:
+            moons += 1
+            assert sorted(points) == [0, 26, 26, 26]
+    assert moons > 0
+
+
+def test_policy_card_is_legal_and_agrees() -> None:
+    rng = random.Random(11)
+    for _ in range(500):
+        hand = random_state(rng)
+        seat = hand.turn
+        assert seat is not None
+        table = table_of(hand)
+        card = search_py.policy_card(hand.hands[seat], table)
+        assert hand.can_play(seat, card)
+        if compiled is not None:
+            assert compiled.policy_card(hand.hands[seat], table) == card
+
+
+def endgames(rng: random.Random, number: int, cards_left: tuple[int, ...]) -> list[HandState]:
+    """Return random positions where each seat holds about ``cards_left`` cards."""
+    return [
+        random_state(rng, 52 - 4 * rng.choice(cards_left) + rng.randrange(4)) for _ in range(number)
+    ]
+
+
+@needs_compiled
+def test_exact_search_agrees_on_small_endgames() -> None:
+    rng = random.Random(3)
+    for hand in endgames(rng, 300, (1, 2, 3, 4)):
+        table = table_of(hand)
+        for card in legal_cards(hand):
+            expected = search_py.exact(hand.hands, table, card)
+            assert compiled.exact(hand.hands, table, card) == expected, (table, card)
+
+
+def brute_force(hand: HandState) -> tuple[int, ...]:
+    """Max-n by the public rules engine: each seat minimises its own points, lowest card first."""
+    if hand.phase == "done":
+        return add_moon_points(hand)
+    seat = hand.turn
+    best: tuple[int, ...] | None = None
+    for card in legal_cards(hand):
+        child = hand.copy()
+        child.play(seat, card)
+        result = brute_force(child)
+        if best is None or result[seat] < best[seat]:
+            best = result
+    assert best is not None
+    return best
+
+
+def test_exact_search_is_max_n_on_own_points() -> None:
+    rng = random.Random(8)
+    for hand in endgames(rng, 60, (2, 3)):
+        points, _shooter = search.exact(hand.hands, table_of(hand), -1)
+        assert points == brute_force(hand)
+
+
+def random_goal(rng: random.Random) -> Goal:
+    scores = (rng.randrange(100), rng.randrange(100), rng.randrange(100), rng.randrange(100))
+    shifts = (rng.choice((0, -26)), rng.choice((0, -26)), rng.choice((0, -26)), 0)
+    return Goal(rng.randrange(4), scores, 100, rng.choice((0, 150)), shifts)
+
+
+@needs_compiled
+def test_batched_evaluation_agrees() -> None:
+    rng = random.Random(13)
+    for _ in range(150):
+        hand = random_state(rng)
+        seat = hand.turn
+        assert seat is not None
+        sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
+        deals = [sampler.sample(rng) for _ in range(3)]
+        legal = legal_cards(hand)
+        arguments = (
+            deals,
+            table_of(hand),
+            legal,
+            rng.randint(1, 3),
+            rng.getrandbits(64),
+            rng.randrange(1000),
+            rng.choice((0, 3, 4)),
+            random_goal(rng)._replace(seat=seat),
+        )
+        assert compiled.evaluate(*arguments) == search_py.evaluate(*arguments)
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_cost_is_own_points_against_the_others_and_the_match(kernel: ModuleType) -> None:
+    def cost(taken: tuple[int, ...], goal: Goal) -> int:
+        table = Table((taken[0], taken[1], taken[2], taken[3]), (), 0, 13, True, 14)
+        return kernel.evaluate([(0, 0, 0, 0)], table, (-1,), 1, 0, 0, 4, goal)[0]
+
+    hearts = list(range(39, 52))
+    queen = 1 << 36
+    ten_hearts = sum(1 << card for card in hearts[:10])
+    rest = sum(1 << card for card in hearts[10:]) | queen
+    everything = ten_hearts | rest
+    plain = Goal(0, (0, 0, 0, 0), 100, 150, (0, 0, 0, 0))
+    # Seat 0 took 10, seat 1 took 16: 4 * 10 - 26.
+    assert cost((ten_hearts, rest, 0, 0), plain) == 14
+    # Seat 1 shoots the moon: seat 0 gets 26 of the 78 given away.
+    assert cost((0, everything, 0, 0), plain) == 4 * 26 - 78
+    assert cost((everything, 0, 0, 0), plain) == -78
+    # Subtract scoring moves everyone by -26: the same difference.
+    subtract = plain._replace(moon_shift=(-26, -26, -26, -26))
+    assert cost((0, everything, 0, 0), subtract) == 26
+    # Seat 0 reaches 100 while seat 2 has the lowest total: the match is lost.
+    ending = plain._replace(scores=(90, 50, 60, 70))
+    assert cost((ten_hearts, rest, 0, 0), ending) == 14 + 150
+    # Seat 1 reaches 100 instead and seat 0 is lowest: the match is won.
+    winning = plain._replace(scores=(10, 84, 60, 70))
+    assert cost((ten_hearts, rest, 0, 0), winning) == 14 - 150
+
+
+def controller_positions(seeds: range) -> list[tuple[Controller, int]]:
+    found = []
+    for seed in seeds:
+        controller = Controller()
+        controller.new_match(seed=seed, seats=["bot"] * 4)
+        play_randomly(controller, random.Random(seed), 4 + seed * 3 % 60)
+        if controller.phase == "play":
+            found.extend((controller, seat) for seat in range(4))
+    return found
+
+
+def test_sampled_deals_agree_and_are_consistent() -> None:
+    checked = 0
+    for controller, seat in controller_positions(range(40)):
+        observation = controller.observation(seat)
+        knowledge = read_knowledge(observation)
+        plan = deal_plan(DealSampler(knowledge))
+        deals = search_py.sample_deals(plan, 20, seat * 1000 + checked, 7)
+        if compiled is not None:
+            assert compiled.sample_deals(plan, 20, seat * 1000 + checked, 7) == deals
+        truth = [sum(1 << card for card in controller.hand(s)) for s in range(4)]
+        for deal in deals:
+            assert deal[seat] == observation.hand
+            assert sum(count(hand) for hand in deal) == sum(count(hand) for hand in truth)
+            assert (
+                deal[0] | deal[1] | deal[2] | deal[3] == truth[0] | truth[1] | truth[2] | truth[3]
+            )
+            for other in range(4):
+                assert count(deal[other]) == knowledge.remaining[other]
+                assert deal[other] & knowledge.known[other] == knowledge.known[other]
+                assert deal[other] & ~knowledge.possible(other) == 0
+        checked += 1
+    assert checked > 60
+
+
+def test_sampled_deals_are_uniform_over_consistent_deals() -> None:
+    for controller, seat in controller_positions(range(200)):
+        sampler = DealSampler(read_knowledge(controller.observation(seat)))
+        if 8 <= sampler.deal_count <= 40:
+            break
+    else:
+        pytest.fail("no position with a small number of consistent deals")
+    per_deal = 400
+    plan = deal_plan(sampler)
+    deals = search.sample_deals(plan, per_deal * sampler.deal_count, 99, 0)
+    frequencies = Counter(deals)
+    assert len(frequencies) == sampler.deal_count
+    # Each deal's count is binomial with mean 400 and sd < 20: allow five sd either way.
+    assert min(frequencies.values()) > per_deal - 100
+    assert max(frequencies.values()) < per_deal + 100
