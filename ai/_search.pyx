@@ -4,63 +4,34 @@ the exact search, the cost and the sampling): deals, rollouts, exact endgames in
 
 from libc.stdlib cimport free, malloc
 
-ctypedef unsigned long long u64
+from core._bits cimport (
+    ANY_CLUB_LEAD,
+    JACK_OF_DIAMONDS_FLAG,
+    MDH_CLUBS,
+    MDH_HEARTS,
+    MDH_JACK_OF_DIAMONDS_BIT,
+    MDH_POINT_CARDS,
+    MDH_QUEEN_BIT,
+    MDH_SPADES,
+    MDH_TWO_OF_CLUBS,
+    MUST_BREAK_HEARTS,
+    NO_POINTS_FIRST_TRICK,
+    NO_TRICKS_BONUS,
+    QUEEN_BREAKS_HEARTS,
+    QUEEN_OF_SPADES,
+    c_legal_mask,
+    c_next,
+    c_nth_card,
+    c_trick_points,
+    mdh_ctz,
+    mdh_highest,
+    mdh_mul,
+    mdh_popcount,
+    suit_mask,
+    u64,
+)
+
 ctypedef long long i64
-
-# The bit helpers, generator and legal-move rule below mirror core/_kernel.pyx line for line.
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int mdhs_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    static inline int mdhs_ctz(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    static inline int mdhs_highest(unsigned long long x) {
-        unsigned long i; _BitScanReverse64(&i, x); return (int)i;
-    }
-    static inline unsigned long long mdhs_mul(unsigned long long a, unsigned long long b,
-                                              unsigned long long* high) {
-        return _umul128(a, b, high);
-    }
-    #else
-    static inline unsigned long long mdhs_mul(unsigned long long a, unsigned long long b,
-                                              unsigned long long* high) {
-        unsigned __int128 product = (unsigned __int128)a * b;
-        *high = (unsigned long long)(product >> 64);
-        return (unsigned long long)product;
-    }
-    static inline int mdhs_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int mdhs_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int mdhs_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
-    #endif
-    """
-    int mdhs_popcount(u64 x) nogil
-    int mdhs_ctz(u64 x) nogil
-    int mdhs_highest(u64 x) nogil
-    u64 mdhs_mul(u64 a, u64 b, u64* high) nogil
-
-cdef u64 CLUBS = 0x1FFF
-cdef u64 HEARTS = (<u64>0x1FFF) << 39
-cdef u64 SPADES = (<u64>0x1FFF) << 26
-cdef u64 SUIT[4]
-SUIT[0] = 0x1FFF
-SUIT[1] = (<u64>0x1FFF) << 13
-SUIT[2] = (<u64>0x1FFF) << 26
-SUIT[3] = (<u64>0x1FFF) << 39
-cdef u64 TWO_OF_CLUBS = 1
-cdef int QUEEN_OF_SPADES = 36
-cdef u64 QUEEN_BIT = (<u64>1) << 36
-cdef u64 JACK_OF_DIAMONDS_BIT = (<u64>1) << 22
-cdef u64 POINT_CARDS = ((<u64>0x1FFF) << 39) | ((<u64>1) << 36)
-
-cdef enum:
-    ANY_CLUB_LEAD = 1
-    NO_POINTS_FIRST_TRICK = 2
-    QUEEN_BREAKS_HEARTS = 4
-    MUST_BREAK_HEARTS = 8
-    JACK_OF_DIAMONDS_FLAG = 16
-    NO_TRICKS_BONUS = 32
 
 EPSILON = 6554
 HIGH_LEAD_RANK = 8
@@ -88,45 +59,10 @@ cdef struct Goal:
     int moon_shift[4]
 
 
-cdef inline u64 c_legal_mask(u64 hand, int led_suit, bint first_trick, bint hearts_broken,
-                             int flags) noexcept nogil:
-    cdef u64 follow, safe, others
-    if led_suit >= 0:
-        follow = hand & SUIT[led_suit]
-        if follow:
-            return follow
-        if first_trick and flags & NO_POINTS_FIRST_TRICK:
-            safe = hand & ~POINT_CARDS
-            if safe:
-                return safe
-        return hand
-    if first_trick:
-        if flags & ANY_CLUB_LEAD:
-            return hand & CLUBS
-        return hand & TWO_OF_CLUBS
-    if not hearts_broken and flags & MUST_BREAK_HEARTS:
-        others = hand & ~HEARTS
-        if others:
-            return others
-    return hand
 
 
-cdef inline int c_trick_points(u64 trick, int flags) noexcept nogil:
-    cdef int points = mdhs_popcount(trick & HEARTS)
-    if trick & QUEEN_BIT:
-        points += 13
-    if flags & JACK_OF_DIAMONDS_FLAG and trick & JACK_OF_DIAMONDS_BIT:
-        points -= 10
-    return points
 
 
-cdef inline u64 c_next(u64* state) noexcept nogil:
-    cdef u64 z
-    state[0] += <u64>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <u64>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <u64>0x94D049BB133111EB
-    return z ^ (z >> 31)
 
 
 cdef inline u64 c_below(u64* state, u64 n) noexcept nogil:
@@ -134,19 +70,14 @@ cdef inline u64 c_below(u64* state, u64 n) noexcept nogil:
     cdef u64 high, low, threshold
     if n == 1:
         return 0
-    low = mdhs_mul(c_next(state), n, &high)
+    low = mdh_mul(c_next(state), n, &high)
     if low < n:
         threshold = (<u64>0 - n) % n
         while low < threshold:
-            low = mdhs_mul(c_next(state), n, &high)
+            low = mdh_mul(c_next(state), n, &high)
     return high
 
 
-cdef inline int c_nth_card(u64 mask, int index) noexcept nogil:
-    cdef int i
-    for i in range(index):
-        mask &= mask - 1
-    return mdhs_ctz(mask)
 
 
 cdef inline u64 c_legal(const Pos* pos, int flags) noexcept nogil:
@@ -182,13 +113,13 @@ cdef inline void c_apply(Pos* pos, int card, int flags) noexcept nogil:
 
 
 cdef inline bint c_settled(const Pos* pos, int flags) noexcept nogil:
-    cdef u64 relevant = POINT_CARDS
+    cdef u64 relevant = MDH_POINT_CARDS
     if pos.count:
         return False
     if pos.trick_index >= 13:
         return True
     if flags & JACK_OF_DIAMONDS_FLAG:
-        relevant |= JACK_OF_DIAMONDS_BIT
+        relevant |= MDH_JACK_OF_DIAMONDS_BIT
     if (pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]) & relevant:
         return False
     if flags & NO_TRICKS_BONUS:
@@ -202,7 +133,7 @@ cdef int c_score(const Pos* pos, int flags, int* points) noexcept nogil:
     for seat in range(4):
         points[seat] = c_trick_points(pos.taken[seat], flags)
     for seat in range(4):
-        if pos.taken[seat] & POINT_CARDS == POINT_CARDS:
+        if pos.taken[seat] & MDH_POINT_CARDS == MDH_POINT_CARDS:
             shooter = seat
             for other in range(4):
                 points[other] += -26 if other == seat else 26
@@ -219,16 +150,16 @@ cdef int c_lead(u64 hand, u64 legal) noexcept nogil:
     cdef int suit, low, rank, key
     cdef int best_key = 1 << 30
     cdef int best_card = -1
-    if allowed & ~HEARTS:
-        allowed &= ~HEARTS
-    if hand & QUEEN_BIT and allowed & ~SPADES:
-        allowed &= ~SPADES
+    if allowed & ~MDH_HEARTS:
+        allowed &= ~MDH_HEARTS
+    if hand & MDH_QUEEN_BIT and allowed & ~MDH_SPADES:
+        allowed &= ~MDH_SPADES
     for suit in range(4):
-        cards = allowed & SUIT[suit]
+        cards = allowed & suit_mask(suit)
         if cards:
-            low = mdhs_ctz(cards)
+            low = mdh_ctz(cards)
             rank = low - 13 * suit
-            key = (1024 if rank >= C_HIGH_LEAD_RANK else 0) + mdhs_popcount(hand & SUIT[suit]) * 16
+            key = (1024 if rank >= C_HIGH_LEAD_RANK else 0) + mdh_popcount(hand & suit_mask(suit)) * 16
             key += rank
             if key < best_key:
                 best_key = key
@@ -240,11 +171,11 @@ cdef inline int c_runner(const u64* taken) noexcept nogil:
     cdef int seat
     cdef int runner = -1
     for seat in range(4):
-        if taken[seat] & POINT_CARDS:
+        if taken[seat] & MDH_POINT_CARDS:
             if runner >= 0:
                 return -1
             runner = seat
-    if runner >= 0 and mdhs_popcount(taken[runner] & HEARTS) < C_RUN_HEARTS:
+    if runner >= 0 and mdh_popcount(taken[runner] & MDH_HEARTS) < C_RUN_HEARTS:
         return -1
     return runner
 
@@ -266,11 +197,11 @@ cdef inline int c_follow(int best, bint last, u64 legal) noexcept nogil:
     cdef u64 under = legal & (((<u64>1) << best) - 1)
     cdef u64 safe
     if under:
-        return mdhs_highest(under)
-    safe = legal & ~QUEEN_BIT
+        return mdh_highest(under)
+    safe = legal & ~MDH_QUEEN_BIT
     if not safe:
         return QUEEN_OF_SPADES
-    return mdhs_highest(safe) if last else mdhs_ctz(safe)
+    return mdh_highest(safe) if last else mdh_ctz(safe)
 
 
 cdef inline int c_top(u64 cards) noexcept nogil:
@@ -279,9 +210,9 @@ cdef inline int c_top(u64 cards) noexcept nogil:
     cdef int best_card = -1
     cdef int best_rank = -1
     for suit in range(3, -1, -1):
-        held = cards & SUIT[suit]
+        held = cards & suit_mask(suit)
         if held:
-            card = mdhs_highest(held)
+            card = mdh_highest(held)
             if card - 13 * suit > best_rank:
                 best_rank = card - 13 * suit
                 best_card = card
@@ -294,9 +225,9 @@ cdef inline int c_bottom(u64 cards) noexcept nogil:
     cdef int best_card = -1
     cdef int best_rank = 13
     for suit in range(4):
-        held = cards & SUIT[suit]
+        held = cards & suit_mask(suit)
         if held:
-            card = mdhs_ctz(held)
+            card = mdh_ctz(held)
             if card - 13 * suit < best_rank:
                 best_rank = card - 13 * suit
                 best_card = card
@@ -305,33 +236,33 @@ cdef inline int c_bottom(u64 cards) noexcept nogil:
 
 cdef inline int c_discard(u64 legal) noexcept nogil:
     cdef u64 hearts
-    if legal & QUEEN_BIT:
+    if legal & MDH_QUEEN_BIT:
         return QUEEN_OF_SPADES
-    hearts = legal & HEARTS
+    hearts = legal & MDH_HEARTS
     if hearts:
-        return mdhs_highest(hearts)
+        return mdh_highest(hearts)
     return c_top(legal)
 
 
 cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept nogil:
     cdef u64 legal = c_legal(pos, flags)
-    cdef int n = mdhs_popcount(legal)
+    cdef int n = mdh_popcount(legal)
     cdef int seat, runner, best, position
     cdef bint following, defending
     cdef u64 value, plain
     if n == 1:
-        return mdhs_ctz(legal)
+        return mdh_ctz(legal)
     if epsilon > 0:
         value = c_next(state)
         if <int>(value & 0xFFFF) < epsilon:
             return c_nth_card(legal, <int>(((value >> 32) * <u64>n) >> 32))
     seat = (pos.leader + pos.count) & 3
     runner = c_runner(pos.taken)
-    following = pos.count > 0 and (legal & SUIT[pos.trick[0] // 13]) != 0
+    following = pos.count > 0 and (legal & suit_mask(pos.trick[0] // 13)) != 0
     if runner == seat:
         if pos.count == 0 or following:
             return c_top(legal)
-        plain = legal & ~POINT_CARDS
+        plain = legal & ~MDH_POINT_CARDS
         return c_bottom(plain if plain else legal)
     if pos.count == 0:
         return c_lead(pos.hands[seat], legal)
@@ -339,10 +270,10 @@ cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept n
     defending = runner >= 0 and ((pos.leader + position) & 3) == runner
     if following:
         if defending:
-            return mdhs_highest(legal) if legal >> best > 1 else mdhs_ctz(legal)
+            return mdh_highest(legal) if legal >> best > 1 else mdh_ctz(legal)
         return c_follow(best, pos.count == 3, legal)
     if defending:
-        plain = legal & ~POINT_CARDS
+        plain = legal & ~MDH_POINT_CARDS
         if plain:
             return c_discard(plain)
     return c_discard(legal)
@@ -366,8 +297,8 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played) noe
 
 cdef inline u64 c_special(int flags) noexcept nogil:
     if flags & JACK_OF_DIAMONDS_FLAG:
-        return QUEEN_BIT | JACK_OF_DIAMONDS_BIT
-    return QUEEN_BIT
+        return MDH_QUEEN_BIT | MDH_JACK_OF_DIAMONDS_BIT
+    return MDH_QUEEN_BIT
 
 
 cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
@@ -387,7 +318,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
         in_play |= (<u64>1) << pos.trick[i]
     special = c_special(flags)
     while legal:
-        card = mdhs_ctz(legal)
+        card = mdh_ctz(legal)
         legal &= legal - 1
         if (
             previous >= 0
@@ -454,7 +385,7 @@ cdef void read_table(object hands, object table, Pos* pos, int* flags) except *:
     flags[0] = table_flags
     if pos.leader < 0:
         pos.leader = 0
-        while not pos.hands[pos.leader] & TWO_OF_CLUBS:
+        while not pos.hands[pos.leader] & MDH_TWO_OF_CLUBS:
             pos.leader += 1
 
 
@@ -546,7 +477,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
             for index in range(n_deals):
                 base = bases[index]
                 mover = (base.leader + base.count) & 3
-                searched = exact_cards > 0 and mdhs_popcount(base.hands[mover]) <= exact_cards
+                searched = exact_cards > 0 and mdh_popcount(base.hands[mover]) <= exact_cards
                 for slot in range(n_candidates):
                     if searched:
                         pos = base

@@ -1,91 +1,21 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """Compiled kernel: the rules' hot paths on 52-bit masks (twin of ``core.kernel_py``)."""
 
-ctypedef unsigned long long u64
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int mdh_popcount(unsigned long long x) { return (int)__popcnt64(x); }
-    static inline int mdh_ctz(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    #else
-    static inline int mdh_popcount(unsigned long long x) { return __builtin_popcountll(x); }
-    static inline int mdh_ctz(unsigned long long x) { return __builtin_ctzll(x); }
-    #endif
-    """
-    int mdh_popcount(u64 x) nogil
-    int mdh_ctz(u64 x) nogil
-
-cdef u64 CLUBS = 0x1FFF
-cdef u64 HEARTS = (<u64>0x1FFF) << 39
-cdef u64 SUIT[4]
-SUIT[0] = 0x1FFF
-SUIT[1] = (<u64>0x1FFF) << 13
-SUIT[2] = (<u64>0x1FFF) << 26
-SUIT[3] = (<u64>0x1FFF) << 39
-cdef u64 TWO_OF_CLUBS = 1
-cdef int QUEEN_OF_SPADES = 36
-cdef int JACK_OF_DIAMONDS = 22
-cdef u64 POINT_CARDS = ((<u64>0x1FFF) << 39) | ((<u64>1) << 36)
-
-cdef enum:
-    ANY_CLUB_LEAD = 1
-    NO_POINTS_FIRST_TRICK = 2
-    QUEEN_BREAKS_HEARTS = 4
-    MUST_BREAK_HEARTS = 8
-    JACK_OF_DIAMONDS_FLAG = 16
-    NO_TRICKS_BONUS = 32
-
-
-cdef inline u64 c_legal_mask(u64 hand, int led_suit, bint first_trick, bint hearts_broken,
-                             int flags) noexcept nogil:
-    cdef u64 follow, safe, others
-    if led_suit >= 0:
-        follow = hand & SUIT[led_suit]
-        if follow:
-            return follow
-        if first_trick and flags & NO_POINTS_FIRST_TRICK:
-            safe = hand & ~POINT_CARDS
-            if safe:
-                return safe
-        return hand
-    if first_trick:
-        if flags & ANY_CLUB_LEAD:
-            return hand & CLUBS
-        return hand & TWO_OF_CLUBS
-    if not hearts_broken and flags & MUST_BREAK_HEARTS:
-        others = hand & ~HEARTS
-        if others:
-            return others
-    return hand
-
-
-cdef inline int c_trick_points(u64 trick, int flags) noexcept nogil:
-    cdef int points = mdh_popcount(trick & HEARTS)
-    if (trick >> QUEEN_OF_SPADES) & 1:
-        points += 13
-    if flags & JACK_OF_DIAMONDS_FLAG and (trick >> JACK_OF_DIAMONDS) & 1:
-        points -= 10
-    return points
-
-
-cdef inline u64 c_next(u64* state) noexcept nogil:
-    cdef u64 z
-    state[0] += <u64>0x9E3779B97F4A7C15
-    z = state[0]
-    z = (z ^ (z >> 30)) * <u64>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <u64>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline int c_nth_card(u64 mask, int index) noexcept nogil:
-    cdef int i
-    for i in range(index):
-        mask &= mask - 1
-    return mdh_ctz(mask)
+from core._bits cimport (
+    JACK_OF_DIAMONDS_FLAG,
+    MDH_POINT_CARDS,
+    MDH_TWO_OF_CLUBS,
+    MUST_BREAK_HEARTS,
+    NO_TRICKS_BONUS,
+    QUEEN_BREAKS_HEARTS,
+    QUEEN_OF_SPADES,
+    c_legal_mask,
+    c_next,
+    c_nth_card,
+    c_trick_points,
+    mdh_popcount,
+    u64,
+)
 
 
 cdef int c_random_playout(u64 seed, int flags, int* points) noexcept nogil:
@@ -114,7 +44,7 @@ cdef int c_random_playout(u64 seed, int flags, int* points) noexcept nogil:
     for i in range(52):
         hands[i & 3] |= (<u64>1) << deck[i]
     leader = 0
-    while not hands[leader] & TWO_OF_CLUBS:
+    while not hands[leader] & MDH_TWO_OF_CLUBS:
         leader += 1
     hearts_broken = not (flags & MUST_BREAK_HEARTS)
     for trick_index in range(13):
@@ -143,7 +73,7 @@ cdef int c_random_playout(u64 seed, int flags, int* points) noexcept nogil:
         leader = winner
     shooter = -1
     for seat in range(4):
-        if taken[seat] & POINT_CARDS == POINT_CARDS:
+        if taken[seat] & MDH_POINT_CARDS == MDH_POINT_CARDS:
             shooter = seat
             for i in range(4):
                 points[i] += -26 if i == seat else 26
