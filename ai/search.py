@@ -7,24 +7,11 @@ sampling. ``deal_plan`` is plain Python in both cases (it runs once per decision
 
 from __future__ import annotations
 
-import os
-from types import ModuleType
-
 from ai import search_py
 from ai.search_py import EPSILON, DealPlan, Goal, Table, deal_plan
+from core.native import load_native
 
-
-def _load() -> tuple[ModuleType, bool]:
-    if os.environ.get("MDH_PURE_PYTHON", "") == "1":
-        return search_py, False
-    try:
-        from ai import _search  # type: ignore[attr-defined]
-    except ImportError:
-        return search_py, False
-    return _search, True
-
-
-_implementation, COMPILED = _load()
+_implementation, COMPILED = load_native("ai._search", search_py)
 
 evaluate = _implementation.evaluate
 exact = _implementation.exact

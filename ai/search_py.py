@@ -48,21 +48,25 @@ from typing import NamedTuple
 
 from ai.knowledge import GROUP_COUNT
 from ai.sampler import DealSampler
-from core.kernel_py import legal_mask, next_random, trick_points
+from core.kernel_py import (
+    _HEARTS,
+    _JACK_OF_DIAMONDS,
+    _JACK_OF_DIAMONDS_FLAG,
+    _MASK64,
+    _NO_TRICKS_BONUS,
+    _POINT_CARDS,
+    _QUEEN_BREAKS_HEARTS,
+    _QUEEN_OF_SPADES,
+    _SUIT,
+    _TWO_OF_CLUBS,
+    legal_mask,
+    next_random,
+    trick_points,
+)
 
-_HEARTS = 0x1FFF << 39
-_SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
 _SPADES = _SUIT[2]
-_TWO_OF_CLUBS = 1
-_QUEEN_OF_SPADES = 36
 _QUEEN_BIT = 1 << _QUEEN_OF_SPADES
-_JACK_OF_DIAMONDS_BIT = 1 << 22
-_POINT_CARDS = _HEARTS | _QUEEN_BIT
-_MASK64 = (1 << 64) - 1
-
-_QUEEN_BREAKS_HEARTS = 4
-_JACK_OF_DIAMONDS_FLAG = 16
-_NO_TRICKS_BONUS = 32
+_JACK_OF_DIAMONDS_BIT = 1 << _JACK_OF_DIAMONDS
 
 #: Chance, out of 65536, that a rollout plays a random legal card instead of the policy's.
 EPSILON = 6554

@@ -5,23 +5,10 @@
 
 from __future__ import annotations
 
-import os
-from types import ModuleType
-
 from core import kernel_py
+from core.native import load_native
 
-
-def _load() -> tuple[ModuleType, bool]:
-    if os.environ.get("MDH_PURE_PYTHON", "") == "1":
-        return kernel_py, False
-    try:
-        from core import _kernel  # type: ignore[attr-defined]
-    except ImportError:
-        return kernel_py, False
-    return _kernel, True
-
-
-_implementation, COMPILED = _load()
+_implementation, COMPILED = load_native("core._kernel", kernel_py)
 
 legal_mask = _implementation.legal_mask
 next_random = _implementation.next_random

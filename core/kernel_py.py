@@ -7,21 +7,21 @@ options come as the bit flags of ``RuleSet.flags``.
 
 from __future__ import annotations
 
-_CLUBS = 0x1FFF
-_HEARTS = 0x1FFF << 39
-_SUIT = (0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39)
-_TWO_OF_CLUBS = 1
-_QUEEN_OF_SPADES = 36
-_JACK_OF_DIAMONDS = 22
-_POINT_CARDS = _HEARTS | (1 << _QUEEN_OF_SPADES)
-_MASK64 = (1 << 64) - 1
+from core.cards import HEARTS_MASK as _HEARTS
+from core.cards import JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS
+from core.cards import POINT_CARDS_MASK as _POINT_CARDS
+from core.cards import QUEEN_OF_SPADES as _QUEEN_OF_SPADES
+from core.cards import SUIT_MASKS as _SUIT
+from core.rules import FLAG_ANY_CLUB_LEAD as _ANY_CLUB_LEAD
+from core.rules import FLAG_JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS_FLAG
+from core.rules import FLAG_MUST_BREAK_HEARTS as _MUST_BREAK_HEARTS
+from core.rules import FLAG_NO_POINTS_FIRST_TRICK as _NO_POINTS_FIRST_TRICK
+from core.rules import FLAG_NO_TRICKS_BONUS as _NO_TRICKS_BONUS
+from core.rules import FLAG_QUEEN_BREAKS_HEARTS as _QUEEN_BREAKS_HEARTS
 
-_ANY_CLUB_LEAD = 1
-_NO_POINTS_FIRST_TRICK = 2
-_QUEEN_BREAKS_HEARTS = 4
-_MUST_BREAK_HEARTS = 8
-_JACK_OF_DIAMONDS_FLAG = 16
-_NO_TRICKS_BONUS = 32
+_CLUBS = _SUIT[0]
+_TWO_OF_CLUBS = 1  # the mask of the 2♣ (card 0)
+_MASK64 = (1 << 64) - 1
 
 
 def legal_mask(hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, flags: int) -> int:
