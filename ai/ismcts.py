@@ -174,10 +174,10 @@ def replay(rules: RuleSet, reconstruction: Reconstruction) -> HandState:
         for seat, cards in enumerate(reconstruction.passes):
             hand.submit_pass(seat, cards)
         for card in reconstruction.plays:
-            seat = hand.turn
-            if seat is None:
+            player = hand.turn
+            if player is None:
                 raise ReconstructionError("more cards played than the hand has")
-            hand.play(seat, card)
+            hand.play(player, card)
     except HeartsError as error:
         raise ReconstructionError(f"the reconstruction breaks the rules: {error}") from error
     return hand

@@ -101,8 +101,9 @@ class Goal(NamedTuple):
 class DealPlan(NamedTuple):
     """A ``DealSampler`` as plain numbers for ``sample_deals``.
 
-    ``index`` holds, per (group, a, b) at ``((group * 14 + a) * 14 + b) * 2``, the first option
-    and the number of options when the first two other seats still take ``a`` and ``b`` cards;
+    ``option_index`` holds, per (group, a, b) at ``((group * 14 + a) * 14 + b) * 2``, the first
+    option and the number of options when the first two other seats still take ``a`` and ``b``
+    cards;
     ``options`` holds triples (cards to the first other seat, to the second, weight).
     """
 
@@ -110,7 +111,7 @@ class DealPlan(NamedTuple):
     others: tuple[int, int, int]
     slots: tuple[int, int]
     groups: tuple[tuple[int, ...], ...]
-    index: tuple[int, ...]
+    option_index: tuple[int, ...]
     options: tuple[int, ...]
 
 
@@ -216,8 +217,8 @@ def sample_deals(
         a, b = plan.slots
         for group in range(GROUP_COUNT):
             key = ((group * _SIDE + a) * _SIDE + b) * 2
-            start = plan.index[key]
-            end = start + plan.index[key + 1]
+            start = plan.option_index[key]
+            end = start + plan.option_index[key + 1]
             total = 0
             for option in range(start, end):
                 total += plan.options[3 * option + 2]

@@ -211,6 +211,7 @@ def think(
     """Ask ``bot`` for its decision within ``limit_ms``; never raises for a failing bot."""
     budget = Budget.for_ms(limit_ms, cancelled)
     started = time.perf_counter()
+    answer: object
     try:
         if decision_kind(observation) == "pass":
             answer = bot.choose_pass(observation, budget)

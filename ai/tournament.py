@@ -53,12 +53,12 @@ def play_hand(
             times[seat].append((time.perf_counter() - start) * 1000)
             hand.submit_pass(seat, cards)
     while hand.phase == "play":
-        seat = hand.turn
-        assert seat is not None
+        turn = hand.turn
+        assert turn is not None
         start = time.perf_counter()
-        card = bots[seat].choose_play(hand.observation(seat, scores))
-        times[seat].append((time.perf_counter() - start) * 1000)
-        hand.play(seat, card)
+        card = bots[turn].choose_play(hand.observation(turn, scores))
+        times[turn].append((time.perf_counter() - start) * 1000)
+        hand.play(turn, card)
     return HandOutcome(hand.score(scores), times)
 
 

@@ -9,6 +9,7 @@ All timing is single-threaded; each rate is the best of three rounds.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import random
 import statistics
@@ -198,7 +199,7 @@ def kernel_tables(workload: Workload, seconds: float) -> tuple[list[ResultTable]
     sample_rates = measure(lambda kernel: _kernel_samples(kernel, workload.plans))
     sampler_rate = best_rate(_sampler_samples(workload.samplers), seconds)
     exact_rates = {
-        cards: measure(lambda kernel, cards=cards: _exact(kernel, workload.endgames[cards]))
+        cards: measure(functools.partial(_exact, positions=workload.endgames[cards]))
         for cards in (3, 4)
     }
     names = [name for name, _ in kernels]

@@ -103,10 +103,10 @@ class InteractiveSession:
         """Return the menu and question for the current state."""
         controller, seat = self.controller, self.seat
         acting = seat is not None and seat in controller.seats_to_act
-        if acting and controller.phase == "play":
+        if seat is not None and acting and controller.phase == "play":
             menu = self.menu(controller.legal_cards(seat))
             return f"{menu}\nplay which card? (number or card, ? for help) "
-        if acting and controller.phase == "pass":
+        if seat is not None and acting and controller.phase == "pass":
             menu = self.menu(controller.hand(seat))
             return f"{menu}\npass which 3 cards? (numbers or cards, ? for help) "
         if controller.phase == "hand_over":
@@ -257,6 +257,6 @@ def run_interactive(
     if stdin is None:
         stdin = sys.stdin
         with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
-            stdin.reconfigure(errors="replace")  # type: ignore[attr-defined]
+            stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
     session = InteractiveSession(state, stdin, stdout or sys.stdout, symbols)
     return session.run()
