@@ -21,7 +21,7 @@ from types import ModuleType
 
 from ai import search, search_py
 from ai.bot import Budget
-from ai.hard import HardBot
+from ai.hard import HardBot, table_of
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
 from ai.search_py import DealPlan, Goal, Table, deal_plan
@@ -60,16 +60,11 @@ class Workload:
 
 
 def _table(hand: HandState) -> Table:
-    trick = hand.current_trick
-    assert trick is not None
-    return Table(
-        (hand.taken[0], hand.taken[1], hand.taken[2], hand.taken[3]),
-        tuple(trick.cards),
-        trick.leader,
-        len(hand.tricks) - 1,
-        hand.hearts_broken,
-        hand.rules.flags,
-    )
+    """The public part of the position, converted as the hard bot converts it."""
+    turn = hand.turn
+    assert turn is not None
+    observation = hand.observation(turn, (0, 0, 0, 0))
+    return table_of(observation, read_knowledge(observation))
 
 
 def build_workload(seed: int, hands: int = HANDS) -> Workload:

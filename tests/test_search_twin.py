@@ -12,7 +12,7 @@ from types import ModuleType
 import pytest
 from positions import play_randomly
 
-from ai import search, search_py
+from ai import hard, search, search_py
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
 from ai.search_py import Goal, Table, deal_plan
@@ -58,16 +58,11 @@ def random_state(rng: random.Random, plays: int | None = None) -> HandState:
 
 
 def table_of(hand: HandState) -> Table:
-    trick = hand.current_trick
-    assert trick is not None
-    return Table(
-        (hand.taken[0], hand.taken[1], hand.taken[2], hand.taken[3]),
-        tuple(trick.cards),
-        trick.leader,
-        len(hand.tricks) - 1,
-        hand.hearts_broken,
-        hand.rules.flags,
-    )
+    """The public part of the position, converted as the hard bot converts it."""
+    turn = hand.turn
+    assert turn is not None
+    observation = hand.observation(turn, (0, 0, 0, 0))
+    return hard.table_of(observation, read_knowledge(observation))
 
 
 def legal_cards(hand: HandState) -> list[int]:
