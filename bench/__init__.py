@@ -7,6 +7,7 @@ description.
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import platform
@@ -73,3 +74,25 @@ def best_rate(run_batch: Callable[[int], int], seconds: float, rounds: int = 3) 
             elapsed = time.perf_counter() - start
         best = max(best, operations / elapsed)
     return best
+
+
+def add_markdown_option(parser: argparse.ArgumentParser, what: str = "the results") -> None:
+    """Add ``--markdown [FILE]``: print ``what`` as Markdown (no FILE), or write it to FILE."""
+    parser.add_argument(
+        "--markdown",
+        nargs="?",
+        const="-",
+        metavar="FILE",
+        help=f"print {what} as Markdown, or write the Markdown to FILE",
+    )
+
+
+def publish(target: str | None, text: str, markdown: str) -> None:
+    """Print the plain text, or the Markdown when ``target`` is ``-``, or write it to a file."""
+    if target == "-":
+        print(markdown)
+        return
+    if target is not None:
+        with open(target, "w", encoding="utf-8") as out:
+            out.write(markdown + "\n")
+    print(text)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from bench import best_rate, machine_info
+from bench import add_markdown_option, best_rate, machine_info, publish
 from core import kernel, kernel_py
 from core.cards import cards_of, mask_of
 from core.hand import HandState
@@ -317,13 +317,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="time spent on each measurement (default 2; best of 3 rounds of S/3)",
     )
     parser.add_argument("--seed", type=int, default=20261122, help="seed of positions and deals")
-    parser.add_argument(
-        "--markdown",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="print the results as Markdown, or write them to FILE",
-    )
+    add_markdown_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -337,12 +331,5 @@ def run(args: argparse.Namespace) -> int:
         "" if args.seconds == 2.0 else f" --seconds {args.seconds:g}"
     )
     results = tables(measure(args.seconds, args.seed))
-    if args.markdown is None:
-        print(render_text(info, results))
-    elif args.markdown == "-":
-        print(render_markdown(info, results))
-    else:
-        with open(args.markdown, "w", encoding="utf-8") as out:
-            out.write(render_markdown(info, results) + "\n")
-        print(render_text(info, results))
+    publish(args.markdown, render_text(info, results), render_markdown(info, results))
     return 0

@@ -25,7 +25,7 @@ from ai.hard import HardBot, table_of
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
 from ai.search_py import DealPlan, Goal, Table, deal_plan
-from bench import best_rate, machine_info
+from bench import add_markdown_option, best_rate, machine_info, publish
 from bench.rules import render_markdown, render_text
 from core.cards import cards_of
 from core.hand import HandState
@@ -307,13 +307,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="MS,...",
         help="think budgets to time the hard bot at (default 100,1000; empty to skip)",
     )
-    parser.add_argument(
-        "--markdown",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="print the results as Markdown, or write them to FILE",
-    )
+    add_markdown_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -359,12 +353,5 @@ def run(args: argparse.Namespace) -> int:
         )
     results.append(("Targets", ["target", "measured", "status"], targets))
     text = TITLE + "\n" + render_text(info, results).split("\n", 1)[1]
-    if args.markdown is None:
-        print(text)
-    elif args.markdown == "-":
-        print(render_markdown(info, results))
-    else:
-        with open(args.markdown, "w", encoding="utf-8") as out:
-            out.write(render_markdown(info, results) + "\n")
-        print(text)
+    publish(args.markdown, text, render_markdown(info, results))
     return 0

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from ai.registry import make_bot
 from ai.tournament import BotSummary, markdown_table, run_tournament
-from bench import cpu_model, machine_info
+from bench import add_markdown_option, cpu_model, machine_info
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
@@ -213,13 +213,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
     )
-    parser.add_argument(
-        "--markdown",
-        nargs="?",
-        const="-",
-        metavar="FILE",
-        help="print the report as Markdown, or write it to FILE",
-    )
+    add_markdown_option(parser, "the report")
 
 
 def _command(args: argparse.Namespace) -> str:
