@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 from ai.basic import FirstLegalBot, RandomBot
-from ai.bot import Bot
+from ai.bot import Bot, close_bot
 from ai.easy import EasyBot
 from ai.external import ENGINE_PREFIX, make_engine_bot
 from ai.hard import HardBot
@@ -34,15 +35,49 @@ def _ismcts(seed: int | None) -> Bot:
         raise ValueError(f"the ismcts bot is not available: {error}") from None
 
 
+#: Separates a bot name from its think time, as in ``hard@250ms``.
+THINK_SUFFIX = "@"
+
+
+def split_think_time(name: str) -> tuple[str, float | None]:
+    """Split ``NAME@MSms`` into the name and its think time in ms (None when not given).
+
+    Raises ValueError for a malformed or non-positive time.
+    """
+    base, at, suffix = name.partition(THINK_SUFFIX)
+    if not at:
+        return name, None
+    digits = suffix.removesuffix("ms")
+    if suffix == digits or not digits.isdigit() or int(digits) < 1:
+        raise ValueError(f"bad think time in {name!r}: write it as {base}@250ms")
+    return base, float(digits)
+
+
+def is_registered(name: str) -> bool:
+    """Return whether ``name`` is a registered bot, with or without a valid think time."""
+    try:
+        return split_think_time(name)[0] in BOTS
+    except ValueError:
+        return False
+
+
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """Return a new bot by name or ``engine:COMMAND`` (seeded when it uses chance).
 
-    Raises ValueError for an unknown name or an unusable engine command.
+    ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one.
+    Raises ValueError for an unknown name, a bad think time or an unusable engine command.
     """
     if name.startswith(ENGINE_PREFIX):
         return make_engine_bot(name, seed)
+    base, think_ms = split_think_time(name)
     try:
-        factory = BOTS[name]
+        factory = BOTS[base]
     except KeyError:
-        raise ValueError(f"unknown bot {name!r} (known: {', '.join(sorted(BOTS))})") from None
-    return factory(seed)
+        raise ValueError(f"unknown bot {base!r} (known: {', '.join(sorted(BOTS))})") from None
+    bot = factory(seed)
+    if think_ms is not None:
+        if not hasattr(bot, "think_ms"):
+            close_bot(bot)
+            raise ValueError(f"the {base} bot has no think time to set")
+        cast(Any, bot).think_ms = think_ms
+    return bot

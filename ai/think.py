@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget
 from ai.external import ENGINE_PREFIX
-from ai.registry import BOTS, make_bot
+from ai.registry import BOTS, is_registered, make_bot
 from core.cards import DECK_SIZE, cards_of, has_card
 from core.observation import Observation
 
@@ -317,9 +317,10 @@ def _is_factory_spec(name: str) -> bool:
 def is_bot_spec(name: str) -> bool:
     """Return whether ``name`` may name a bot.
 
-    That is a registry name, ``engine:COMMAND``, or a ``module:factory`` spec (for tests).
+    That is a registry name (with an optional ``@MSms`` think time), ``engine:COMMAND``, or a
+    ``module:factory`` spec (for tests).
     """
-    return name in BOTS or name.startswith(ENGINE_PREFIX) or _is_factory_spec(name)
+    return is_registered(name) or name.startswith(ENGINE_PREFIX) or _is_factory_spec(name)
 
 
 def build_bot(name: str, seed: int | None, moon_gates: Mapping[str, float]) -> Bot:

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ai.registry import make_bot
 from ai.tournament import BotSummary, markdown_table, run_tournament
@@ -117,6 +117,14 @@ def unavailable(lineup: Sequence[str]) -> str | None:
     return None
 
 
+def with_think_time(target: Target, think_ms: int | None) -> Target:
+    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``)."""
+    if think_ms is None:
+        return target
+    a, b, c, d = (f"hard@{think_ms}ms" if name == "hard" else name for name in target.lineup)
+    return replace(target, lineup=(a, b, c, d))
+
+
 def run_target(
     target: Target, deals: int, matches: int, seed: int, workers: int | None = None
 ) -> Outcome:
@@ -211,6 +219,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the deals")
     parser.add_argument(
+        "--hard-think-ms",
+        type=int,
+        metavar="MS",
+        help="think time per decision of the hard bot (default: its own, 1000 ms)",
+    )
+    parser.add_argument(
         "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
     )
     add_markdown_option(parser, "the report")
@@ -225,10 +239,12 @@ def _command(args: argparse.Namespace) -> str:
         ("deals", DEFAULT_DEALS),
         ("matches", DEFAULT_MATCHES),
         ("seed", DEFAULT_SEED),
+        ("hard_think_ms", None),
+        ("workers", None),
     ):
         value = getattr(args, option)
         if value != default:
-            parts.append(f"--{option} {value}")
+            parts.append(f"--{option.replace('_', '-')} {value}")
     return " ".join(parts)
 
 
@@ -239,8 +255,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
-    if args.deals < 1 or args.matches < 0 or (args.workers is not None and args.workers < 1):
-        print("--deals and --workers must be at least 1, --matches at least 0", file=sys.stderr)
+    if (
+        args.deals < 1
+        or args.matches < 0
+        or (args.workers is not None and args.workers < 1)
+        or (args.hard_think_ms is not None and args.hard_think_ms < 1)
+    ):
+        print(
+            "--deals, --workers and --hard-think-ms must be at least 1, --matches at least 0",
+            file=sys.stderr,
+        )
         return 2
     workers = args.workers or os.cpu_count() or 1
     info = machine_info()
@@ -248,6 +272,7 @@ def run(args: argparse.Namespace) -> int:
     info["command"] = _command(args)
     outcomes = []
     for target in targets:
+        target = with_think_time(target, args.hard_think_ms)
         outcome = run_target(target, args.deals, args.matches, args.seed, workers)
         outcomes.append(outcome)
         if args.markdown != "-":
