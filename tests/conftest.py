@@ -1,4 +1,4 @@
-"""Shared test setup: headless SDL, and telemetry kept out of the user's folders."""
+"""Shared test setup: headless SDL, and telemetry and game files kept out of the user's folders."""
 
 import os
 import tempfile
@@ -7,3 +7,4 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("MDH_TELEMETRY_DIR", tempfile.mkdtemp(prefix="mdh-telemetry-"))
+os.environ.setdefault("MDH_HOME", tempfile.mkdtemp(prefix="mdh-home-"))
