@@ -1,0 +1,154 @@
+"""Where everything sits on the table, computed from the window size alone.
+
+Positions are designed on a 1280×720 table and scaled by the window's smaller ratio, so the
+table keeps its proportions from a small window to a 4K screen; wider or taller windows get
+the extra room around the centre. Seats go clockwise from the person at the bottom: seat 1 on
+the left, seat 2 at the top, seat 3 on the right (passing left gives to seat 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pygame import Rect
+
+BASE_WIDTH = 1280
+BASE_HEIGHT = 720
+CARD_ASPECT = 1.4
+#: The person's card width and the bots' card width at the base size.
+BASE_CARD_WIDTH = 92
+BASE_SMALL_CARD_WIDTH = 58
+#: How far a hovered or selected card rises, as a share of its height.
+LIFT = 0.22
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Rectangles and sizes for one window size (all in real pixels)."""
+
+    width: int
+    height: int
+    scale: float
+    card_size: tuple[int, int]
+    small_card_size: tuple[int, int]
+    hand_area: Rect
+    opponent_areas: tuple[Rect, Rect, Rect, Rect]
+    name_plates: tuple[Rect, ...]
+    trick_centres: tuple[tuple[int, int], ...]
+    centre: tuple[int, int]
+    top_bar: Rect
+    message_area: Rect
+    action_button: Rect
+
+    def px(self, logical: float) -> int:
+        """Return a length given at the base size in pixels for this window (at least 1)."""
+        return max(1, round(logical * self.scale))
+
+    def hand_positions(self, count: int) -> list[tuple[int, int]]:
+        """Return the centres of the person's ``count`` cards, spread and centred."""
+        if count <= 0:
+            return []
+        width = self.card_size[0]
+        area = self.hand_area
+        step = min(width * 0.72, (area.width - width) / max(1, count - 1))
+        span = step * (count - 1)
+        left = area.centerx - span / 2
+        return [(round(left + i * step), area.centery) for i in range(count)]
+
+    def opponent_positions(self, seat: int, count: int) -> list[tuple[int, int]]:
+        """Return the centres of a bot seat's face-down cards, spread along its side."""
+        if count <= 0:
+            return []
+        area = self.opponent_areas[seat]
+        vertical = seat in (1, 3)
+        length = area.height if vertical else area.width
+        card_length = self.small_card_size[1 if vertical else 0]
+        step = min(card_length * 0.34, (length - card_length) / max(1, count - 1))
+        span = step * (count - 1)
+        if vertical:
+            top = area.centery - span / 2
+            return [(area.centerx, round(top + i * step)) for i in range(count)]
+        left = area.centerx - span / 2
+        return [(round(left + i * step), area.centery) for i in range(count)]
+
+    def seat_anchor(self, seat: int) -> tuple[int, int]:
+        """Return where a seat's cards come from and where its won tricks go."""
+        if seat == 0:
+            return self.hand_area.center
+        return self.opponent_areas[seat].center
+
+    def pile_position(self, seat: int) -> tuple[int, int]:
+        """Return where a trick won by ``seat`` is swept to (just off its side of the table)."""
+        x, y = self.seat_anchor(seat)
+        cx, cy = self.centre
+        return (round(cx + (x - cx) * 1.15), round(cy + (y - cy) * 1.15))
+
+
+def compute_layout(width: int, height: int) -> Layout:
+    """Return the layout of a window of this size (at least 1×1)."""
+    width, height = max(1, width), max(1, height)
+    scale = min(width / BASE_WIDTH, height / BASE_HEIGHT)
+
+    def px(value: float) -> int:
+        return max(1, round(value * scale))
+
+    card_w = px(BASE_CARD_WIDTH)
+    card = (card_w, round(card_w * CARD_ASPECT))
+    small_w = px(BASE_SMALL_CARD_WIDTH)
+    small = (small_w, round(small_w * CARD_ASPECT))
+    margin = px(14)
+    top_bar = Rect(0, 0, width, px(44))
+
+    lift = round(card[1] * LIFT)
+    plate_w, plate_h = px(170), px(30)
+    gap = px(6)
+    hand_w = min(width - 2 * margin - 2 * (plate_w + margin), px(1000))
+    hand_area = Rect(0, 0, max(card_w, hand_w), card[1])
+    hand_area.midbottom = (width // 2, height - margin)
+
+    # The side seats' cards with their name plates below, centred between bar and hand.
+    room = hand_area.top - lift - top_bar.bottom - 2 * margin
+    side_h = max(small[0], min(room - plate_h - gap, px(420)))
+    group_top = top_bar.bottom + margin + (room - side_h - plate_h - gap) // 2
+    left = Rect(margin, group_top, small[1], side_h)
+    right = left.copy()
+    right.right = width - margin
+    top = Rect(0, 0, min(px(520), width - 2 * (left.width + 3 * margin)), small[1])
+    top.midtop = (width // 2, top_bar.bottom + margin)
+    opponents = (Rect(hand_area), left, top, right)
+
+    plates = tuple(Rect(0, 0, plate_w, plate_h) for _ in range(4))
+    plates[0].bottomright = (hand_area.left - margin, height - margin)
+    plates[1].topleft = (margin, left.bottom + gap)
+    plates[2].midleft = (top.right + px(12), top.centery)
+    if plates[2].right > width - margin - left.width - margin:
+        plates[2].midtop = (top.centerx, top.bottom + gap)
+    plates[3].topright = (width - margin, right.bottom + gap)
+
+    table_top = top.bottom
+    table_bottom = hand_area.top - lift
+    centre = (width // 2, (table_top + table_bottom) // 2)
+    dx = round(card[0] * 0.78)
+    dy = round(card[1] * 0.36)
+    cx, cy = centre
+    trick_centres = ((cx, cy + dy), (cx - dx, cy), (cx, cy - dy), (cx + dx, cy))
+
+    message_area = Rect(0, 0, min(width - 2 * margin, px(760)), px(34))
+    message_area.midbottom = (width // 2, table_bottom - px(6))
+    action_button = Rect(0, 0, px(200), px(44))
+    action_button.center = (cx, cy)
+    return Layout(
+        width,
+        height,
+        scale,
+        card,
+        small,
+        hand_area,
+        opponents,
+        plates,
+        trick_centres,
+        centre,
+        top_bar,
+        message_area,
+        action_button,
+    )

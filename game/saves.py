@@ -1,0 +1,142 @@
+"""The game in progress: resumed from its record file, saved off the caller's thread.
+
+Loading never raises for what the file holds: a corrupt or foreign file is set aside and the
+caller gets a message. ``BackgroundSaver`` writes records on one daemon thread, keeping only
+the latest unwritten text per file, so a frame never waits on the disk.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+from core.controller import Controller
+from core.record import MAX_RECORD_BYTES, loads_record, write_atomically
+from game.json_store import FileContentError, read_limited, reason_of, report_unreadable
+
+#: What the player is told instead of resuming, after a load message.
+NOT_RESUMED = "the saved game cannot be resumed"
+#: Most failure messages a saver keeps between two calls of ``errors()``.
+MAX_ERRORS = 50
+
+
+def load_game(path: str | os.PathLike[str]) -> tuple[Controller | None, str | None]:
+    """Load the game in progress; return ``(controller, None)`` or ``(None, message)``.
+
+    No file gives ``(None, None)``. A file that is not a valid record (bad JSON, foreign,
+    tampered, unknown version, too large) is set aside; one that cannot be read is left.
+    """
+    target = Path(path)
+    try:
+        raw = read_limited(target, MAX_RECORD_BYTES)
+    except FileNotFoundError:
+        return None, None
+    except FileContentError as error:
+        return None, report_unreadable(target, str(error), NOT_RESUMED)
+    except OSError as error:
+        return None, f"{target.name} could not be read ({reason_of(error)}); {NOT_RESUMED}"
+    try:
+        return loads_record(raw), None
+    except (ValueError, RecursionError) as error:
+        return None, report_unreadable(target, str(error), NOT_RESUMED)
+
+
+def discard_game(path: str | os.PathLike[str]) -> None:
+    """Remove the saved game if there is one; raise OSError only if it cannot be removed."""
+    Path(path).unlink(missing_ok=True)
+
+
+class BackgroundSaver:
+    """Writes saved games on one daemon thread; every method returns without waiting on disk.
+
+    ``submit`` queues the latest text for a file (replacing any unwritten older text for it),
+    ``flush`` waits until everything submitted so far is written, ``errors`` returns the
+    messages of failed writes, and ``close`` flushes and stops the thread. Thread-safe.
+    """
+
+    def __init__(self, write: Callable[[Path, str], None] = write_atomically) -> None:
+        self._write = write
+        self._condition = threading.Condition()
+        self._pending: dict[Path, str | None] = {}
+        self._submitted = 0
+        self._written = 0
+        self._errors: list[str] = []
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    def submit(self, path: str | os.PathLike[str], text: str) -> None:
+        """Queue ``text`` to be written atomically to ``path``; raise RuntimeError if closed."""
+        self._queue(Path(path), text)
+
+    def discard(self, path: str | os.PathLike[str]) -> None:
+        """Queue the removal of ``path``: it replaces any unwritten text for that file."""
+        self._queue(Path(path), None)
+
+    def flush(self, timeout: float = 5.0) -> bool:
+        """Wait until everything submitted so far is written or failed; False on timeout."""
+        with self._condition:
+            target = self._submitted
+            return self._condition.wait_for(lambda: self._written >= target, timeout)
+
+    def errors(self) -> list[str]:
+        """Return and clear the messages of the writes that failed since the last call."""
+        with self._condition:
+            messages, self._errors = self._errors, []
+        return messages
+
+    def close(self, timeout: float = 5.0) -> bool:
+        """Flush, then stop the thread; return False if not everything was written in time."""
+        done = self.flush(timeout)
+        with self._condition:
+            self._closed = True
+            self._condition.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        return done
+
+    def _queue(self, path: Path, text: str | None) -> None:
+        with self._condition:
+            if self._closed:
+                raise RuntimeError("the saver is closed")
+            self._pending[path] = text
+            self._submitted += 1
+            if self._thread is None:
+                self._thread = threading.Thread(
+                    target=self._run, name="mdhearts-saver", daemon=True
+                )
+                self._thread.start()
+            self._condition.notify_all()
+
+    def _run(self) -> None:
+        """Write batches of pending texts until closed with nothing left to write."""
+        while True:
+            with self._condition:
+                self._condition.wait_for(lambda: bool(self._pending) or self._closed)
+                if not self._pending:
+                    return
+                batch, self._pending = self._pending, {}
+                target = self._submitted
+            failures = [
+                message
+                for path, text in batch.items()
+                if (message := self._write_one(path, text)) is not None
+            ]
+            with self._condition:
+                self._errors = (self._errors + failures)[-MAX_ERRORS:]
+                self._written = target
+                self._condition.notify_all()
+
+    def _write_one(self, path: Path, text: str | None) -> str | None:
+        """Write or remove one file; return the message of a failure, else None."""
+        try:
+            if text is None:
+                discard_game(path)
+            else:
+                self._write(path, text)
+        except Exception as error:
+            action = "remove the saved game" if text is None else "save the game"
+            return f"could not {action}: {error}"
+        return None
