@@ -100,7 +100,7 @@ def compute_layout(width: int, height: int) -> Layout:
     top_bar = Rect(0, 0, width, px(44))
 
     lift = round(card[1] * LIFT)
-    plate_w, plate_h = px(170), px(30)
+    plate_w, plate_h = px(200), px(30)
     gap = px(6)
     hand_w = min(width - 2 * margin - 2 * (plate_w + margin), px(1000))
     hand_area = Rect(0, 0, max(card_w, hand_w), card[1])

@@ -7,13 +7,14 @@ from collections.abc import Sequence
 
 USAGE = """usage: mdhearts [COMMAND] [ARGS...]
 
+With no command, the table opens in a window.
+
 commands:
-  cli       play or script a match from the terminal (mdhearts cli --help)
+  cli       play or script a match from the terminal (mdhearts cli --help;
+            mdhearts cli --interactive plays in the terminal)
   engine    answer engine-protocol requests on stdin/stdout (mdhearts engine --help)
   tournament  judge bots on duplicate deals (mdhearts tournament --help)
   telemetry   export the bots' decision records (mdhearts telemetry export --help)
-
-With no command, a match is played interactively in the terminal.
 """
 
 
@@ -21,9 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named by the first argument and return its exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        from game.cli import main as cli_main
+        from game.app import main as table_main
 
-        return cli_main(["--interactive"])
+        return table_main()
     command, rest = args[0], args[1:]
     if command in ("-h", "--help", "help"):
         sys.stdout.write(USAGE)

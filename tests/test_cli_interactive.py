@@ -157,11 +157,11 @@ def test_random_input_never_crashes_the_session(state: Path, inputs: list[str]) 
     load_record(state)
 
 
-def test_bare_mdhearts_starts_a_session(tmp_path: Path) -> None:
+def test_mdhearts_cli_interactive_starts_a_session(tmp_path: Path) -> None:
     state = tmp_path / "bare.json"
     env = {**os.environ, cli.STATE_ENV: str(state)}
     done = subprocess.run(
-        [sys.executable, "-m", "game"],
+        [sys.executable, "-m", "game", "cli", "--interactive"],
         input="?\nq\n", cwd=REPO, env=env, capture_output=True, text=True, timeout=60,
         check=False,
     )  # fmt: skip

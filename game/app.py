@@ -1,0 +1,274 @@
+"""The table program: the window, the main loop, and the services the screens share.
+
+The loop runs at the display's pace (``Clock.tick``), hands input to the top screen, moves
+time on and draws. Nothing in a frame waits: bots think in the worker process, saves are
+written by a background thread, and the worker's answers are polled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from ai.telemetry import telemetry_from_env
+from ai.think import ThinkConfig, think_config_from_env
+from core.controller import Controller
+from core.record import dumps_record
+from game.bot_requests import AsyncBots, WorkerBots
+from game.json_store import json_text
+from game.paths import UserDirs, user_dirs
+from game.saves import BackgroundSaver, load_game
+from game.settings import Settings, load_settings
+from game.stats import Statistics, load_statistics
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# Per-monitor DPI awareness on Windows, so the window is drawn at the real pixel size.
+os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+
+import pygame
+
+from game.card_art import CardArtCache
+from game.layout import Layout, compute_layout
+from game.scene import Scene, SceneStack
+from game.sounds import SoundBoard
+
+TITLE = "MDHearts"
+FPS = 60
+#: The longest step of time one frame may take (a stall is not replayed as a jump).
+MAX_DT = 0.1
+TOAST_SECONDS = 4.0
+
+
+def display_surface() -> pygame.Surface:
+    """Return the window's surface (the window must be open)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise RuntimeError("the window is not open")
+    return surface
+
+
+class App:
+    """The running table: window, screens, settings, statistics, saves, sounds and bots."""
+
+    def __init__(
+        self,
+        dirs: UserDirs | None = None,
+        size: tuple[int, int] | None = None,
+        bots: AsyncBots | None = None,
+        environ: dict[str, str] | None = None,
+    ) -> None:
+        env = dict(os.environ if environ is None else environ)
+        warnings: list[str] = []
+        if dirs is None:
+            dirs, warnings = user_dirs(env)
+        self.dirs = dirs
+        self.settings, found = load_settings(dirs.settings_file)
+        warnings += found
+        self.stats, found = load_statistics(dirs.statistics_file)
+        warnings += found
+        self.think, found = think_config_from_env(env, ThinkConfig(difficulty="normal"))
+        warnings += found
+        telemetry, found = telemetry_from_env(env, None)
+        warnings += found
+        self.toasts: list[tuple[str, float]] = [(text, TOAST_SECONDS * 2) for text in warnings]
+        report = None if telemetry is None else telemetry.record
+        self.bots: AsyncBots = bots if bots is not None else WorkerBots(self.think, report)
+        self.saver = BackgroundSaver()
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(TITLE)
+        self.windowed_size = size or self.settings.window_size
+        self.fullscreen = False
+        self.screen = self._open_window(self.settings.fullscreen and size is None)
+        self.layout: Layout = compute_layout(*self.screen.get_size())
+        self.art = CardArtCache()
+        self.sounds = SoundBoard(self.settings.sound)
+        self.stack = SceneStack()
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.frame_times: list[float] = []
+        if isinstance(self.bots, WorkerBots):
+            self.bots.start()
+
+    # -- the window -----------------------------------------------------------------------
+
+    def _open_window(self, fullscreen: bool) -> pygame.Surface:
+        self.fullscreen = fullscreen
+        if fullscreen:
+            with contextlib.suppress(pygame.error):
+                return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            self.fullscreen = False
+        return pygame.display.set_mode(self.windowed_size, pygame.RESIZABLE)
+
+    def toggle_fullscreen(self) -> None:
+        """Switch between a window and desktop fullscreen; the game goes on untouched."""
+        if not self.fullscreen:
+            self.windowed_size = self.screen.get_size()
+        self.screen = self._open_window(not self.fullscreen)
+        self.settings = self.settings.with_changes(fullscreen=self.fullscreen)
+        self.save_settings()
+        self._resized()
+
+    def _resized(self) -> None:
+        self.screen = display_surface()
+        self.layout = compute_layout(*self.screen.get_size())
+        if not self.fullscreen:
+            self.windowed_size = self.screen.get_size()
+        for scene in self.stack.scenes:
+            scene.resize()
+
+    # -- services for the screens ---------------------------------------------------------
+
+    def toast(self, text: str, seconds: float = TOAST_SECONDS) -> None:
+        """Show a short message at the top of the window."""
+        kept = [(t, s) for t, s in self.toasts if t != text][-2:]
+        self.toasts = [*kept, (text, seconds)]
+
+    def change_settings(self, settings: Settings) -> None:
+        """Use and save new settings."""
+        self.settings = settings
+        self.sounds.enabled = settings.sound
+        self.save_settings()
+
+    def save_settings(self) -> None:
+        """Write the settings in the background."""
+        settings = self.settings
+        if not self.fullscreen:
+            settings = settings.with_changes(window_size=tuple(self.screen.get_size()))
+        self.saver.submit(self.dirs.settings_file, json_text(settings.to_dict()))
+
+    def change_stats(self, stats: Statistics) -> None:
+        """Use and save new statistics."""
+        self.stats = stats
+        self.saver.submit(self.dirs.statistics_file, json_text(stats.to_dict()))
+
+    def save_game(self, controller: Controller) -> None:
+        """Write the game in progress in the background."""
+        self.saver.submit(self.dirs.save_file, dumps_record(controller))
+
+    def discard_game(self) -> None:
+        """Forget the saved game in progress (it is over)."""
+        self.saver.discard(self.dirs.save_file)
+
+    def load_saved_game(self) -> Controller | None:
+        """Return the saved game in progress, if any; a bad file is set aside with a message."""
+        self.saver.flush()
+        controller, message = load_game(self.dirs.save_file)
+        if message:
+            self.toast(message, TOAST_SECONDS * 2)
+        if controller is not None and controller.phase == "match_over":
+            return None
+        return controller
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Handle the keys that work everywhere, then pass the event to the top screen."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            if display_surface().get_size() != self.layout_size:
+                self._resized()
+            return
+        if event.type == pygame.KEYDOWN and (
+            event.key == pygame.K_F11
+            or (event.key == pygame.K_RETURN and event.mod & pygame.KMOD_ALT)
+        ):
+            self.toggle_fullscreen()
+            return
+        top = self.stack.top
+        if top is not None:
+            top.handle(event)
+
+    @property
+    def layout_size(self) -> tuple[int, int]:
+        """Return the window size the current layout was made for."""
+        return (self.layout.width, self.layout.height)
+
+    def step(self, dt: float) -> None:
+        """Run one frame: input, time, drawing."""
+        for event in pygame.event.get():
+            self.handle(event)
+            if not self.running:
+                return
+        dt = min(max(dt, 0.0), MAX_DT)
+        self.toasts = [(text, left - dt) for text, left in self.toasts if left - dt > 0]
+        for message in self.saver.errors():
+            self.toast(message, TOAST_SECONDS * 2)
+        top = self.stack.top
+        if top is not None:
+            top.update(dt)
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the visible screens and the messages, then show the frame."""
+        from game.hud import draw_toasts
+
+        for scene in self.stack.visible():
+            scene.draw(self.screen)
+        draw_toasts(self.screen, self.layout, [text for text, _ in self.toasts])
+        pygame.display.flip()
+
+    def run(self, first: Scene) -> None:
+        """Show ``first`` and run the loop until the player quits."""
+        self.stack.push(first)
+        while self.running and self.stack.top is not None:
+            dt = self.clock.tick(FPS) / 1000
+            self.step(dt)
+
+    def close(self) -> None:
+        """Save what is pending, stop the bots and close the window."""
+        while self.stack.top is not None:
+            self.stack.pop()
+        self.save_settings()
+        self.saver.close()
+        self.bots.close()
+        pygame.quit()
+
+
+def write_crash_log(dirs: UserDirs) -> Path | None:
+    """Write the current exception's traceback to the crash log; return its path."""
+    try:
+        dirs.crash_log.parent.mkdir(parents=True, exist_ok=True)
+        with open(dirs.crash_log, "a", encoding="utf-8") as log:
+            log.write(traceback.format_exc())
+            log.write("\n")
+        return dirs.crash_log
+    except OSError:
+        return None
+
+
+def _tell(text: str) -> None:
+    """Tell the player something even in a build without a console."""
+    stream = sys.stderr
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(text + "\n")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Open the table and play until the player quits; a crash is logged, not lost."""
+    from game.scenes.title import TitleScene
+
+    dirs, _ = user_dirs()
+    app: App | None = None
+    try:
+        app = App(dirs)
+        app.run(TitleScene(app))
+        return 0
+    except Exception:
+        where = write_crash_log(dirs)
+        message = "MDHearts stopped because of an error."
+        if where is not None:
+            message += f" The details are in {where}."
+        _tell(message)
+        return 1
+    finally:
+        if app is not None:
+            with contextlib.suppress(Exception):
+                app.close()

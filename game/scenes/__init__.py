@@ -1,0 +1,1 @@
+"""The table's screens: title menu, table, summaries, settings, statistics and help."""

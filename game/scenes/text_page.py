@@ -1,0 +1,81 @@
+"""A page of text over the table: rules and keys, statistics, the score sheet."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from game import theme
+from game.scene import Scene
+from game.widgets import draw_panel, draw_text, wrap_text
+
+
+class TextPage(Scene):
+    """Lines of text in a panel; any key or click closes it. ``lines`` may be a function."""
+
+    overlay = True
+
+    def __init__(
+        self,
+        app: object,
+        title: str,
+        lines: list[str] | Callable[[], list[str]],
+        mono: bool = False,
+    ) -> None:
+        super().__init__(app)  # type: ignore[arg-type]
+        self.title = title
+        self.lines = lines
+        self.mono = mono
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Close on Esc, Enter, Space or a click."""
+        if (
+            event.type == pygame.KEYDOWN
+            and event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER)
+        ) or (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1):
+            self.app.stack.remove(self)
+
+    def panel(self) -> pygame.Rect:
+        """Return the panel's rectangle."""
+        layout = self.app.layout
+        rect = pygame.Rect(
+            0, 0, min(layout.width - layout.px(40), layout.px(900)), layout.height - layout.px(80)
+        )
+        rect.center = (layout.width // 2, layout.height // 2)
+        return rect
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the shaded table, the panel, the title and the wrapped lines."""
+        layout = self.app.layout
+        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        shade.fill(theme.SHADE)
+        surface.blit(shade, (0, 0))
+        rect = self.panel()
+        draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
+        draw_text(
+            surface,
+            self.title,
+            layout.px(30),
+            theme.ACCENT,
+            bold=True,
+            center=(rect.centerx, rect.top + layout.px(36)),
+            max_width=rect.width - 20,
+        )
+        px = layout.px(17)
+        line_h = round(px * 1.45)
+        y = rect.top + layout.px(76)
+        lines = self.lines() if callable(self.lines) else self.lines
+        for line in lines:
+            for part in wrap_text(line, px, rect.width - layout.px(60)) if line else [""]:
+                if y + line_h > rect.bottom - layout.px(40):
+                    break
+                draw_text(surface, part, px, theme.TEXT, topleft=(rect.left + layout.px(30), y))
+                y += line_h
+        draw_text(
+            surface,
+            "Press Esc or click to close",
+            layout.px(14),
+            theme.TEXT_DIM,
+            center=(rect.centerx, rect.bottom - layout.px(20)),
+        )

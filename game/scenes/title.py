@@ -1,0 +1,81 @@
+"""The title menu: continue the saved match, start one, watch bots, settings, stats, help."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.scenes.menu import MenuItem, MenuScene
+from game.scenes.pages import help_page, stats_page
+from game.scenes.settings_menu import settings_menu
+from game.session import TableSession
+
+if TYPE_CHECKING:
+    from game.app import App
+
+
+def start_match(app: App, watch: bool = False) -> None:
+    """Start a new match with the settings' opponents and rules and show the table."""
+    from game.scenes.table import TableScene
+
+    settings = app.settings
+    app.bots.cancel_all()
+    session = TableSession.new_match(
+        app.bots,
+        settings.opponents,
+        settings.rules,
+        limit_ms=app.think.limit_ms,
+        watch=watch,
+    )
+    app.stack.replace(TableScene(app, session))
+    if not watch:
+        app.save_game(session.controller)
+
+
+def continue_match(app: App) -> bool:
+    """Show the saved match at the table; False when there is none to continue."""
+    from game.scenes.table import TableScene
+
+    controller = app.load_saved_game()
+    if controller is None:
+        return False
+    names = {
+        seat: kind.partition(":")[2] or "normal"
+        for seat, kind in enumerate(controller.seats)
+        if kind != "human"
+    }
+    app.bots.cancel_all()
+    session = TableSession(controller, names, app.bots, app.think.limit_ms)
+    app.stack.replace(TableScene(app, session, resumed=True))
+    return True
+
+
+class TitleScene(MenuScene):
+    """The first screen."""
+
+    def __init__(self, app: App) -> None:
+        self.has_saved_game = app.dirs.save_file.exists()
+
+        def resume() -> None:
+            if not continue_match(app):
+                self.has_saved_game = False
+                app.toast("There is no saved match to continue")
+
+        super().__init__(
+            app,
+            "MDHearts",
+            [
+                MenuItem("Continue the match", resume, enabled=lambda: self.has_saved_game),
+                MenuItem("New match", lambda: start_match(app)),
+                MenuItem("Watch the bots play", lambda: start_match(app, watch=True)),
+                MenuItem("Settings", lambda: app.stack.push(settings_menu(app, overlay=True))),
+                MenuItem("Statistics", lambda: app.stack.push(stats_page(app))),
+                MenuItem("How to play", lambda: app.stack.push(help_page(app))),
+                MenuItem("Quit", self.quit),
+            ],
+            subtitle="Hearts against bots that play fair",
+            back=self.quit,
+        )
+
+    def quit(self) -> None:
+        """Leave the program."""
+        self.app.running = False
