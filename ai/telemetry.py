@@ -98,8 +98,10 @@ def telemetry_files(directory: Path) -> list[Path]:
 
 
 def _warn_stderr(message: str) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        sys.stderr.write(f"mdhearts: warning: {message}\n")
+    stream = sys.stderr  # None in a build without a console
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(f"mdhearts: warning: {message}\n")
 
 
 class TelemetryLog:

@@ -222,7 +222,7 @@ def _run_match(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> int:
 
 
 def _progress(done: int, total: int) -> None:
-    if total and sys.stderr.isatty():
+    if total and sys.stderr is not None and sys.stderr.isatty():
         width = 30
         filled = width * done // total
         sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")

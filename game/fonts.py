@@ -18,12 +18,26 @@ FONT_FILES = {False: "DejaVuSans.ttf", True: "DejaVuSans-Bold.ttf"}
 RGBA = tuple[int, int, int, int]
 
 
+_fresh = False
+
+
+def _forget() -> None:
+    """Drop cached fonts and text: they die with the font module when pygame quits."""
+    global _fresh
+    _fresh = False
+    _load.cache_clear()
+    _render.cache_clear()
+
+
 def _ensure_init() -> None:
-    """Start pygame's font module if needed, dropping fonts made by an earlier start."""
+    """Start pygame's font module if needed; fonts from before a ``pygame.quit`` are dropped."""
+    global _fresh
     if not pygame.font.get_init():
         pygame.font.init()
-        _load.cache_clear()
-        _render.cache_clear()
+    if not _fresh:
+        _forget()
+        _fresh = True
+        pygame.register_quit(_forget)
 
 
 @lru_cache(maxsize=64)

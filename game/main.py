@@ -8,6 +8,9 @@ from collections.abc import Sequence
 USAGE = """usage: mdhearts [COMMAND] [ARGS...]
 
 With no command, the table opens in a window.
+  --self-test [--opponents easy|normal|hard]
+               check headless that the table draws, the bots play a hand in the
+               worker process, and a game record saves and loads; exit 0 if so
 
 commands:
   cli       play or script a match from the terminal (mdhearts cli --help;
@@ -15,6 +18,7 @@ commands:
   engine    answer engine-protocol requests on stdin/stdout (mdhearts engine --help)
   tournament  judge bots on duplicate deals (mdhearts tournament --help)
   telemetry   export the bots' decision records (mdhearts telemetry export --help)
+  screenshots save pictures of the table at window sizes (mdhearts screenshots --help)
 """
 
 
@@ -26,6 +30,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return table_main()
     command, rest = args[0], args[1:]
+    if command == "--self-test":
+        from game.self_test import main as self_test_main
+
+        return self_test_main(rest)
     if command in ("-h", "--help", "help"):
         sys.stdout.write(USAGE)
         return 0
@@ -45,6 +53,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from game.telemetry_cmd import main as telemetry_main
 
         return telemetry_main(rest)
+    if command == "screenshots":
+        from game.screenshots import main as screenshots_main
+
+        return screenshots_main(rest)
     sys.stderr.write(f"mdhearts: unknown command {command!r}\n\n{USAGE}")
     return 2
 
