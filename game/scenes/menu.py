@@ -95,6 +95,8 @@ class MenuScene(Scene):
     def handle(self, event: pygame.event.Event) -> None:
         """Arrows move and step values, Enter chooses, Esc goes back; the mouse works too."""
         item = self.items[self.index] if self.items else None
+        if item is not None and not item.usable():
+            item = None
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_UP, pygame.K_w):
                 self._move(-1)

@@ -85,7 +85,8 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
         app.stack.remove(menu)
 
     def leave() -> None:
-        app.save_game(table.session.controller)
+        if table.session.person_plays:
+            app.save_game(table.session.controller)
         app.stack.replace(TitleScene(app))
 
     menu = MenuScene(

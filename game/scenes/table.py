@@ -195,7 +195,7 @@ class TableScene(Scene):
         self.view.sync(self.session.controller)
         self.session.take_events()
         self.selected = []
-        self.app.save_game(self.session.controller)
+        self._save()
 
     def redo(self) -> None:
         """Apply again what undo took back."""
@@ -205,7 +205,7 @@ class TableScene(Scene):
             return
         self.view.sync(self.session.controller)
         self.session.take_events()
-        self.app.save_game(self.session.controller)
+        self._save()
 
     def hint(self) -> None:
         """Ask the strongest bot what it would play here, with its values per card."""
@@ -282,7 +282,7 @@ class TableScene(Scene):
         if self.session.person_plays:
             self.app.change_stats(self.app.stats.with_match(event.winner == HUMAN_SEAT))
             self.app.sounds.play("win" if event.winner == HUMAN_SEAT else "lose")
-        self.app.discard_game()
+            self.app.discard_game()
 
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
@@ -293,7 +293,7 @@ class TableScene(Scene):
             return
         result = self.session.next_hand()
         if result.ok:
-            self.app.save_game(self.session.controller)
+            self._save()
 
     # -- input ----------------------------------------------------------------------------
 
@@ -413,20 +413,37 @@ class TableScene(Scene):
         self.clock += dt
         session = self.session
         session.update()
+        self._show_events()
         if self.view.idle and session.has_ready_move():
             session.apply_ready()
-        events = session.take_events()
-        if events:
-            self.view.show(events, session.controller)
-            progress = any(isinstance(e, (ev.TrickWon, ev.PassesExchanged)) for e in events)
-            if progress and session.phase != "match_over":
-                self.app.save_game(session.controller)
+            self._show_events()
         self.view.advance(dt)
         if self.message is not None:
             text, left = self.message
             self.message = (text, left - dt) if left > dt else None
         self._automatic_moves(dt)
         self._warm_art()
+
+    def _show_events(self) -> None:
+        """Queue the session's new events on the view; save after a trick or an exchange."""
+        session = self.session
+        events = session.take_events()
+        if events:
+            self.view.show(events, session.controller)
+            progress = any(isinstance(e, (ev.TrickWon, ev.PassesExchanged)) for e in events)
+            if progress and session.phase != "match_over":
+                self._save()
+
+    def leave(self) -> None:
+        """Keep the match as it is now (moves since the last trick too) and stop its bots."""
+        if self.session.phase in ("pass", "play", "hand_over"):
+            self._save()
+        self.session.close()
+
+    def _save(self) -> None:
+        """Save the match in progress; a watched match is never saved."""
+        if self.session.person_plays:
+            self.app.save_game(self.session.controller)
 
     def _automatic_moves(self, dt: float) -> None:
         session = self.session

@@ -58,6 +58,7 @@ class TitleScene(MenuScene):
         def resume() -> None:
             if not continue_match(app):
                 self.has_saved_game = False
+                self._move(1)
                 app.toast("There is no saved match to continue")
 
         super().__init__(
