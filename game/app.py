@@ -20,7 +20,7 @@ from core.controller import Controller
 from core.record import dumps_record
 from game.bot_requests import AsyncBots, WorkerBots
 from game.json_store import json_text
-from game.paths import UserDirs, user_dirs
+from game.paths import UserDirs, asset_path, user_dirs
 from game.saves import BackgroundSaver, load_game
 from game.settings import Settings, load_settings
 from game.stats import Statistics, load_statistics
@@ -81,6 +81,8 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(TITLE)
+        with contextlib.suppress(pygame.error, FileNotFoundError):
+            pygame.display.set_icon(pygame.image.load(str(asset_path("icon.png"))))
         self.windowed_size = size or self.settings.window_size
         self.fullscreen = False
         self.screen = self._open_window(self.settings.fullscreen and size is None)

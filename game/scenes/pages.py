@@ -24,7 +24,7 @@ HELP_LINES = [
     "",
     "Mouse: click a card to choose or play it. Click during an animation to hurry it.",
     "Keys: ← → pick a card, ↑ ↓ choose or put back a card to pass, Enter plays or passes, "
-    "H hint, Space plays the hint, Ctrl+Z undo, Ctrl+Y redo, S scores, L last trick, "
+    "H hint, Space plays the hint, Ctrl+Z undo, Ctrl+Y redo, S scores, L last trick, M sound, "
     "F11 or Alt+Enter fullscreen, Esc menu.",
 ]
 

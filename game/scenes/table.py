@@ -8,15 +8,17 @@ previous move has been shown, so each card can be followed with the eye.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
 
 from core import events as ev
-from core.cards import SUIT_SYMBOLS, card_label, card_text
+from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text
 from core.rules import pass_receiver
 from game import theme
 from game.card_art import CardArt, CardStyle
+from game.fonts import render_text
 from game.scene import Scene
 from game.session import HUMAN_SEAT, TableSession, action_cards, player_message
 from game.table_view import DrawnCard, TableView
@@ -32,6 +34,17 @@ MESSAGE_SECONDS = 2.6
 AUTO_PLAY_DELAY = 0.35
 #: Time a frame may spend drawing card faces ahead of need.
 WARM_BUDGET_S = 0.004
+#: How long a "+N points" rises over a name plate after a trick is taken.
+GAIN_SECONDS = 1.4
+
+
+@dataclass
+class Gain:
+    """Points just taken by a seat, shown rising over its name plate for a moment."""
+
+    seat: int
+    points: int
+    left: float
 
 
 class TableScene(Scene):
@@ -56,6 +69,7 @@ class TableScene(Scene):
         self.forced_wait = 0.0
         self.rushing = False
         self.counted_hands: set[int] = set()
+        self.gains: list[Gain] = []
         self.clock = 0.0
         self._rotated: dict[tuple[int, str], pygame.Surface] = {}
         self.buttons = [
@@ -118,12 +132,20 @@ class TableScene(Scene):
         elif name == "pass":
             sounds.play("pass")
         elif name == "play" and isinstance(value, ev.CardPlayed):
-            sounds.play("queen" if card_text(value.card) == "QS" else "play")
+            if value.card == QUEEN_OF_SPADES:
+                sounds.play("queen")
+                self.say(f"{self.seat_name(value.seat)} plays the {card_label(value.card)}")
+            else:
+                sounds.play("play")
         elif name == "hearts_broken":
             sounds.play("hearts_broken")
             self.say("Hearts are broken")
         elif name == "collect":
             sounds.play("sweep")
+        elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
+            self.gains.append(Gain(value.seat, value.points, GAIN_SECONDS))
+            if QUEEN_OF_SPADES in value.cards:
+                self.say(f"{self.seat_name(value.seat)} takes the {card_label(QUEEN_OF_SPADES)}")
         elif name == "hand_scored" and isinstance(value, ev.HandScored):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
@@ -363,6 +385,10 @@ class TableScene(Scene):
             self.open_scores()
         elif key == pygame.K_l:
             self.open_last_trick()
+        elif key == pygame.K_m:
+            sound = not self.app.settings.sound
+            self.app.change_settings(self.app.settings.with_changes(sound=sound))
+            self.say("Sound on" if sound else "Sound off")
         elif not self.view.idle:
             if not self.view.release():
                 self.view.skip()
@@ -421,8 +447,16 @@ class TableScene(Scene):
         if self.message is not None:
             text, left = self.message
             self.message = (text, left - dt) if left > dt else None
+        self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
+        self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
+
+    def _keep_focus_on_a_legal_card(self) -> None:
+        legal = self.session.legal_cards() if self._ready_for_person() else []
+        hand = self.view.shown.hand
+        if legal and self._focus_card() not in legal and legal[0] in hand:
+            self.focus = hand.index(legal[0])
 
     def _show_events(self) -> None:
         """Queue the session's new events on the view; save after a trick or an exchange."""
@@ -493,6 +527,7 @@ class TableScene(Scene):
             self.pass_button.label = f"Pass to {self.seat_name(receiver)}"
             self.pass_button.draw(surface)
         self._draw_analysis(surface)
+        self._draw_gains(surface)
         if self.message is not None:
             rect = layout.message_area
             draw_panel(surface, rect, (40, 24, 16, 225), theme.ACCENT)
@@ -569,6 +604,18 @@ class TableScene(Scene):
                 colour,
                 midright=(rect.right - layout.px(10), rect.centery),
             )
+
+    def _draw_gains(self, surface: pygame.Surface) -> None:
+        layout = self.app.layout
+        for gain in self.gains:
+            plate = layout.name_plates[gain.seat]
+            progress = 1 - gain.left / GAIN_SECONDS
+            rise = round(layout.px(36) * progress)
+            text = f"+{gain.points}" if gain.points > 0 else str(gain.points)
+            colour = theme.DANGER if gain.points > 0 else theme.GOOD
+            image = render_text(text, layout.px(24), colour, True).copy()
+            image.set_alpha(round(255 * min(1.0, 2.5 * (1 - progress))))
+            surface.blit(image, image.get_rect(midbottom=(plate.centerx, plate.top - rise)))
 
     def _draw_centre(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
