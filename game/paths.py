@@ -74,11 +74,14 @@ def user_dirs(environ: Mapping[str, str] | None = None) -> tuple[UserDirs, list[
 
 
 def assets_dir() -> Path:
-    """Return the assets folder: in the bundle of a frozen build, else beside the source."""
+    """Return the assets folder: in a frozen build's bundle, in an installed package, or the
+    top-level ``assets/`` of the source tree (which an editable install also uses)."""
     bundle = getattr(sys, "_MEIPASS", None)
     if bundle is not None:
         return Path(bundle) / "assets"
-    return Path(__file__).resolve().parent.parent / "assets"
+    here = Path(__file__).resolve().parent
+    installed = here / "assets"
+    return installed if installed.is_dir() else here.parent / "assets"
 
 
 def asset_path(*parts: str) -> Path:

@@ -48,3 +48,21 @@ def test_mac_bundle_asks_for_high_dpi_and_linux_has_a_desktop_file() -> None:
     desktop = (PACKAGING / "linux" / "mdhearts.desktop").read_text(encoding="utf-8")
     assert "Exec=mdhearts" in desktop and "Icon=mdhearts" in desktop
     assert (ROOT / "assets" / "icon.png").stat().st_size > 1000
+
+
+def test_every_python_package_and_asset_folder_is_installed() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    listed = re.search(r"^packages = \[(.*?)\]", pyproject, re.MULTILINE)
+    assert listed is not None
+    packages = set(re.findall(r'"([\w.]+)"', listed.group(1)))
+    found = {
+        ".".join(init.parent.relative_to(ROOT).parts)
+        for top in ("core", "ai", "game")
+        for init in (ROOT / top).rglob("__init__.py")
+    }
+    assert found <= packages, f"not installed: {sorted(found - packages)}"
+    folders = {
+        "game.assets" + "".join(f".{part}" for part in folder.relative_to(ROOT / "assets").parts)
+        for folder in [ROOT / "assets", *(p for p in (ROOT / "assets").rglob("*") if p.is_dir())]
+    }
+    assert folders <= packages, f"asset folders not installed: {sorted(folders - packages)}"
