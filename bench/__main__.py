@@ -40,6 +40,11 @@ BENCHES = (
         "bench.reliability",
         "bot-only hands with every invariant checked; normal-only tournament throughput",
     ),
+    Bench(
+        "frames",
+        "bench.frames",
+        "table frame time (p50/p99) through one hand of hard bots; first frame after launch",
+    ),
 )
 
 

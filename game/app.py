@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import time
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,7 +32,7 @@ os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
 
 import pygame
 
-from game.card_art import CardArtCache
+from game.card_art import CardArt, CardArtCache, CardStyle
 from game.layout import Layout, compute_layout
 from game.scene import Scene, SceneStack
 from game.sounds import SoundBoard
@@ -124,6 +125,27 @@ class App:
             scene.resize()
 
     # -- services for the screens ---------------------------------------------------------
+
+    def card_art(self, small: bool = False) -> CardArt:
+        """Return the card art in the settings' style at the layout's size (bots' if small)."""
+        settings = self.settings
+        style = CardStyle(settings.four_colour, settings.large_print, settings.card_back)
+        layout = self.layout
+        width = layout.small_card_size[0] if small else layout.card_size[0]
+        return self.art.get(width, style)
+
+    def warm_up(self, budget_s: float) -> bool:
+        """Draw cards and synthesise sounds not made yet, for about ``budget_s`` seconds.
+
+        Returns whether everything is ready. Screens call it every frame, with a larger budget
+        where nothing moves (the title menu), so no frame of play makes many at once.
+        """
+        deadline = time.perf_counter() + budget_s
+        return (
+            self.card_art().warm(deadline)
+            and self.card_art(small=True).warm(deadline)
+            and self.sounds.preload(deadline)
+        )
 
     def toast(self, text: str, seconds: float = TOAST_SECONDS) -> None:
         """Show a short message at the top of the window."""

@@ -301,8 +301,12 @@ class CardArt:
         Return whether the back, the shadow and all 52 faces are now drawn.
         """
         if self._back is None:
+            if time.perf_counter() >= deadline:
+                return False
             self.back()
-        if self._shadow is None and time.perf_counter() < deadline:
+        if self._shadow is None:
+            if time.perf_counter() >= deadline:
+                return False
             self.shadow()
         for card in range(52):
             if card not in self._faces:

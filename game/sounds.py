@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -308,12 +309,21 @@ class SoundBoard:
         with contextlib.suppress(Exception):
             self._sound(name).play()
 
-    def preload(self) -> None:
-        """Synthesise every sound now, so the first of each plays without delay."""
-        if self._open():
-            for name in SOUND_NAMES:
-                with contextlib.suppress(Exception):
-                    self._sound(name)
+    def preload(self, deadline: float | None = None) -> bool:
+        """Synthesise sounds so the first of each plays without delay; return whether all are.
+
+        With a ``deadline`` (a ``time.perf_counter()`` value) it stops once that is passed.
+        """
+        if not self._open():
+            return True
+        for name in SOUND_NAMES:
+            if name in self._sounds:
+                continue
+            if deadline is not None and time.perf_counter() >= deadline:
+                return False
+            with contextlib.suppress(Exception):
+                self._sound(name)
+        return True
 
     def _sound(self, name: str) -> pygame.mixer.Sound:
         """Return the mixer's copy of a sound, synthesising it the first time."""

@@ -36,3 +36,11 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
             )
     surface = pygame.transform.smoothscale(small, (width, height))
     return surface.convert() if pygame.display.get_surface() is not None else surface
+
+
+@lru_cache(maxsize=4)
+def shade(size: tuple[int, int]) -> pygame.Surface:
+    """Return a translucent dark layer the window's size, drawn over the table under pages."""
+    surface = pygame.Surface((max(1, size[0]), max(1, size[1])), pygame.SRCALPHA)
+    surface.fill(SHADE)
+    return surface

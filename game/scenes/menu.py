@@ -128,9 +128,7 @@ class MenuScene(Scene):
         """Draw the panel, the title and the items, the chosen one highlighted."""
         layout = self.app.layout
         if self.overlay:
-            shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-            shade.fill(theme.SHADE)
-            surface.blit(shade, (0, 0))
+            surface.blit(theme.shade(surface.get_size()), (0, 0))
         else:
             surface.blit(theme.felt(surface.get_size()), (0, 0))
         panel, rows = self._geometry()

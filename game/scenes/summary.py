@@ -71,9 +71,7 @@ class HandSummary(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the summary panel over the shaded table."""
         layout = self.app.layout
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill(theme.SHADE)
-        surface.blit(shade, (0, 0))
+        surface.blit(theme.shade(surface.get_size()), (0, 0))
         rect = self.panel()
         draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
         event = self.event
@@ -190,9 +188,7 @@ class MatchOverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel."""
         layout = self.app.layout
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill(theme.SHADE)
-        surface.blit(shade, (0, 0))
+        surface.blit(theme.shade(surface.get_size()), (0, 0))
         controller = self.table.session.controller
         winner = controller.winner
         totals = controller.totals

@@ -7,7 +7,6 @@ previous move has been shown, so each card can be followed with the eye.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,7 @@ from core import events as ev
 from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text
 from core.rules import pass_receiver
 from game import theme
-from game.card_art import CardArt, CardStyle
+from game.card_art import CardArt
 from game.fonts import render_text
 from game.scene import Scene
 from game.session import HUMAN_SEAT, TableSession, action_cards, player_message
@@ -90,16 +89,9 @@ class TableScene(Scene):
 
     # -- the look -------------------------------------------------------------------------
 
-    def style(self) -> CardStyle:
-        """Return the card style chosen in the settings."""
-        settings = self.app.settings
-        return CardStyle(settings.four_colour, settings.large_print, settings.card_back)
-
     def art(self, small: bool = False) -> CardArt:
         """Return the card art at the layout's size for the person's or the bots' cards."""
-        layout = self.app.layout
-        width = layout.small_card_size[0] if small else layout.card_size[0]
-        return self.app.art.get(width, self.style())
+        return self.app.card_art(small)
 
     def _place_buttons(self) -> None:
         layout = self.app.layout
@@ -503,11 +495,8 @@ class TableScene(Scene):
                 self.play(legal[0])
 
     def _warm_art(self) -> None:
-        """Draw card faces ahead of need, a few each frame, so no frame draws many at once."""
-        deadline = time.perf_counter() + WARM_BUDGET_S
-        for art in (self.art(), self.art(small=True)):
-            if not art.warm(deadline):
-                return
+        """Draw card faces and sounds ahead of need, a little each frame."""
+        self.app.warm_up(WARM_BUDGET_S)
 
     # -- drawing --------------------------------------------------------------------------
 
@@ -647,11 +636,9 @@ class TableScene(Scene):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
             if drawn.rotated:
-                image = self._rotated_back(art)
+                image = self._rotated_image(art, "back")
             rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
-            shadow = art.shadow()
-            if drawn.rotated:
-                shadow = pygame.transform.rotate(shadow, 90)
+            shadow = self._rotated_image(art, "shadow") if drawn.rotated else art.shadow()
             offset = max(1, rect.width // 30)
             surface.blit(
                 shadow, shadow.get_rect(center=(rect.centerx + offset, rect.centery + 2 * offset))
@@ -681,10 +668,11 @@ class TableScene(Scene):
         hand = self.view.shown.hand
         return hand[self.focus] if hand and 0 <= self.focus < len(hand) else None
 
-    def _rotated_back(self, art: CardArt) -> pygame.Surface:
-        key = (art.size[0], "back")
+    def _rotated_image(self, art: CardArt, which: str) -> pygame.Surface:
+        key = (art.size[0], which)
         if key not in self._rotated:
-            self._rotated[key] = pygame.transform.rotate(art.back(), 90)
+            image = art.back() if which == "back" else art.shadow()
+            self._rotated[key] = pygame.transform.rotate(image, 90)
         return self._rotated[key]
 
     def _dim(self, art: CardArt) -> pygame.Surface:

@@ -48,9 +48,7 @@ class TextPage(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the shaded table, the panel, the title and the wrapped lines."""
         layout = self.app.layout
-        shade = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
-        shade.fill(theme.SHADE)
-        surface.blit(shade, (0, 0))
+        surface.blit(theme.shade(surface.get_size()), (0, 0))
         rect = self.panel()
         draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
         draw_text(

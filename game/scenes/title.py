@@ -12,6 +12,9 @@ from game.session import TableSession
 if TYPE_CHECKING:
     from game.app import App
 
+#: Time a title-menu frame may spend drawing cards ahead of the table.
+TITLE_WARM_BUDGET_S = 0.03
+
 
 def start_match(app: App, watch: bool = False) -> None:
     """Start a new match with the settings' opponents and rules and show the table."""
@@ -76,6 +79,10 @@ class TitleScene(MenuScene):
             subtitle="Hearts against bots that play fair",
             back=self.quit,
         )
+
+    def update(self, dt: float) -> None:
+        """Prepare the cards and sounds while the menu waits (nothing moves here)."""
+        self.app.warm_up(TITLE_WARM_BUDGET_S)
 
     def quit(self) -> None:
         """Leave the program."""
