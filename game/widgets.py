@@ -56,8 +56,12 @@ def draw_text(
 ) -> pygame.Rect:
     """Draw one line of text placed by one anchor; shrink it to ``max_width`` if given."""
     rendered = render_text(text, px, colour, bold)
-    while max_width is not None and rendered.get_width() > max_width and px > 8:
-        px = max(8, int(px * 0.9))
+    smallest = max(8, px // 2)
+    while max_width is not None and rendered.get_width() > max_width and px > smallest:
+        px = max(smallest, int(px * 0.9))
+        rendered = render_text(text, px, colour, bold)
+    while max_width is not None and rendered.get_width() > max_width and len(text) > 1:
+        text = text[:-2] + "…"  # drop a character before the ellipsis
         rendered = render_text(text, px, colour, bold)
     rect = rendered.get_rect()
     if center is not None:

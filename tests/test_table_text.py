@@ -1,0 +1,78 @@
+"""Every text the table draws stays on screen and inside the panel it belongs to."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+from table_driver import make_dirs
+
+import game.scenes.summary as summary_module
+import game.scenes.table as table_module
+import game.widgets as widgets
+from game.app import App
+from game.bot_requests import InlineBots
+from game.scripted import ScriptedTable
+
+SIZES = [(800, 600), (1280, 720), (1920, 1080), (3840, 2160)]
+LONG_NAME = "WWWWWWWWWWWWWWWW"  # the widest name the settings allow
+
+
+@pytest.fixture
+def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, pygame.Rect]]]:
+    """Record every line of text the table and the summary draw, with its rectangle."""
+    drawn: list[tuple[str, pygame.Rect]] = []
+    original = widgets.draw_text
+
+    def recording(surface: pygame.Surface, text: str, *args: Any, **kwargs: Any) -> pygame.Rect:
+        rect = original(surface, text, *args, **kwargs)
+        drawn.append((text, rect.copy()))
+        return rect
+
+    for module in (table_module, summary_module, widgets):
+        monkeypatch.setattr(module, "draw_text", recording)
+    yield drawn
+
+
+def _inside(outer: pygame.Rect, inner: pygame.Rect) -> bool:
+    return outer.contains(inner)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_texts_fit_the_screen_and_their_panels(
+    size: tuple[int, int], tmp_path: Path, texts: list[tuple[str, pygame.Rect]]
+) -> None:
+    app = App(make_dirs(tmp_path), size=size, bots=InlineBots())
+    try:
+        app.change_settings(app.settings.with_changes(player_name=LONG_NAME))
+        table = ScriptedTable(app, seed=5)
+        screen = pygame.Rect(0, 0, *size)
+        for moment in (table.at_passing, table.at_mid_trick):
+            assert moment()
+            texts.clear()
+            table.scene.draw(app.screen)
+            assert texts, "the table drew no text"
+            for text, rect in texts:
+                assert _inside(screen, rect), (moment.__name__, text, rect)
+            plates = app.layout.name_plates
+            for text, rect in texts:
+                for plate in plates:
+                    if plate.collidepoint(rect.center):
+                        assert _inside(plate, rect), (text, rect, plate)
+            for button in table.scene.buttons:
+                label = [r for t, r in texts if t == button.label]
+                assert label and _inside(button.rect, label[0]), button.label
+        assert table.at_summary()
+        scene = app.stack.top
+        assert isinstance(scene, summary_module.HandSummary)
+        texts.clear()
+        scene.draw(app.screen)
+        panel = scene.panel()
+        assert texts
+        for text, rect in texts:
+            assert _inside(panel, rect), (text, rect, panel)
+    finally:
+        app.close()
