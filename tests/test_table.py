@@ -599,3 +599,28 @@ def pass_by_mouse_after_one(driver: Driver, first: int) -> None:
     driver.step()
     driver.click(table.pass_button.rect.center)
     assert not table.session.person_must_pass
+
+
+def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
+    """Settings → "Your name": typed text, Backspace and Enter change the saved name."""
+    from game.scenes.name_entry import NameEntry
+    from game.scenes.settings_menu import settings_menu
+
+    driver = drivers()
+    app = driver.app
+    app.stack.push(settings_menu(app))
+    driver.key(pygame.K_RETURN)  # the first line is the name
+    assert isinstance(app.stack.top, NameEntry)
+    for _ in range(len(app.settings.player_name)):
+        driver.key(pygame.K_BACKSPACE)
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Ada"))
+    driver.step()
+    driver.key(pygame.K_RETURN)
+    assert app.settings.player_name == "Ada"
+    assert not isinstance(app.stack.top, NameEntry)
+    app.stack.push(NameEntry(app))
+    for _ in range(3):
+        driver.key(pygame.K_BACKSPACE)
+    driver.key(pygame.K_RETURN)  # an empty name is refused, the old one stays
+    assert isinstance(app.stack.top, NameEntry) and app.stack.top.problem
+    assert app.settings.player_name == "Ada"

@@ -84,7 +84,16 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
             app.toggle_fullscreen,
         )
 
+    def name() -> MenuItem:
+        from game.scenes.name_entry import NameEntry
+
+        return MenuItem(
+            lambda: f"Your name: {app.settings.player_name}",
+            lambda: app.stack.push(NameEntry(app)),
+        )
+
     items = [
+        name(),
         opponent(0),
         opponent(1),
         opponent(2),
