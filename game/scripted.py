@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pygame
+
 from ai.easy import EasyBot
 from game.app import App
 from game.scenes.summary import HandSummary, MatchOverScene
@@ -21,8 +23,11 @@ FRAME_DT = 1 / 60
 class ScriptedTable:
     """Plays a match at ``app``'s table, the person's moves chosen by a seeded easy bot."""
 
-    def __init__(self, app: App, seed: int = 1) -> None:
+    def __init__(self, app: App, seed: int = 1, paced: bool = False) -> None:
         self.app = app
+        #: With ``paced``, frames run at most 60 a second on the real clock, as in the game
+        #: (the bots then get the processor time they would have); else as fast as possible.
+        self.clock = pygame.time.Clock() if paced else None
         self.bot = EasyBot(seed)
         settings = app.settings
         session = TableSession.new_match(
@@ -72,6 +77,8 @@ class ScriptedTable:
                 return True
             if act and self.person_ready():
                 self.act()
+            if self.clock is not None:
+                dt = self.clock.tick(60) / 1000
             self.app.step(dt)
             self.frames += 1
         return done()
@@ -100,9 +107,11 @@ class ScriptedTable:
             )
         )
 
-    def at_summary(self) -> bool:
+    def at_summary(self, max_frames: int = 20_000) -> bool:
         """Run to the end of the hand, its summary on screen."""
-        reached = self.run_until(lambda: isinstance(self.app.stack.top, HandSummary))
+        reached = self.run_until(
+            lambda: isinstance(self.app.stack.top, HandSummary), max_frames=max_frames
+        )
         if reached:
             self.run_until(lambda: False, max_frames=10, act=False)
         return reached

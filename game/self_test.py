@@ -88,7 +88,7 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
         app.change_settings(app.settings.with_changes(speed="fast", opponents=(opponents,) * 3))
         if not isinstance(app.bots, WorkerBots):
             raise SelfTestError("the table is not using the bot worker")
-        table = ScriptedTable(app, seed=2026)
+        table = ScriptedTable(app, seed=2026, paced=True)
         app.step(0.0)
         check_frame(app.screen, "the first frame", hand_shown=False)
         report(f"first frame drawn ({time.perf_counter() - started:.2f} s after the table opened)")
@@ -97,7 +97,7 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
         check_frame(app.screen, "the pass")
         report(f"table drawn at 1280x720 ({time.perf_counter() - started:.1f} s)")
         worker = app.bots.worker
-        if not table.at_summary():
+        if not table.at_summary(max_frames=MAX_FRAMES):
             raise SelfTestError("the hand did not finish")
         check_frame(app.screen, "the hand summary", hand_shown=False)
         if worker.pid is None:

@@ -24,7 +24,11 @@ def folder_size(path: Path) -> int:
     """Return the bytes of every file under ``path`` (or of the file itself)."""
     if path.is_file():
         return path.stat().st_size
-    return sum(item.stat().st_size for item in path.rglob("*") if item.is_file())
+    return sum(
+        item.lstat().st_size
+        for item in path.rglob("*")
+        if item.is_file() and not item.is_symlink()
+    )
 
 
 def build(onefile: bool) -> Path:
