@@ -196,7 +196,7 @@ class App:
             self.running = False
             return
         if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
-            if display_surface().get_size() != self.layout_size:
+            if display_surface().get_size() != self.layout.size:
                 self._resized()
             return
         if event.type == pygame.KEYDOWN and (
@@ -208,11 +208,6 @@ class App:
         top = self.stack.top
         if top is not None:
             top.handle(event)
-
-    @property
-    def layout_size(self) -> tuple[int, int]:
-        """Return the window size the current layout was made for."""
-        return (self.layout.width, self.layout.height)
 
     def step(self, dt: float) -> None:
         """Run one frame: input, time, drawing."""

@@ -40,6 +40,11 @@ class Layout:
     message_area: Rect
     action_button: Rect
 
+    @property
+    def size(self) -> tuple[int, int]:
+        """Return the window size the layout is for."""
+        return (self.width, self.height)
+
     def px(self, logical: float) -> int:
         """Return a length given at the base size in pixels for this window (at least 1)."""
         return max(1, round(logical * self.scale))

@@ -141,3 +141,37 @@ class Button:
             center=self.rect.center,
             max_width=self.rect.width - 8,
         )
+
+
+def centred_rect(
+    surface_size: tuple[int, int], width: int, height: int, margin: int
+) -> pygame.Rect:
+    """Return a rectangle centred on the window, at most the window less ``margin`` a side."""
+    rect = pygame.Rect(
+        0, 0, min(width, surface_size[0] - 2 * margin), min(height, surface_size[1] - 2 * margin)
+    )
+    rect.center = (surface_size[0] // 2, surface_size[1] // 2)
+    return rect
+
+
+def draw_dialog(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    title_px: int,
+    title_y: int,
+    border: tuple[int, ...] = theme.PANEL_BORDER,
+) -> None:
+    """Shade what is below, then draw a panel at ``rect`` with its title centred at ``title_y``
+    pixels below its top."""
+    surface.blit(theme.shade(surface.get_size()), (0, 0))
+    draw_panel(surface, rect, (12, 34, 25, 240), border, width=2)
+    draw_text(
+        surface,
+        title,
+        title_px,
+        theme.ACCENT,
+        bold=True,
+        center=(rect.centerx, rect.top + title_y),
+        max_width=rect.width - 20,
+    )

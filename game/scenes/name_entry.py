@@ -9,7 +9,7 @@ import pygame
 from game import theme
 from game.scene import Scene
 from game.settings import MAX_NAME_LENGTH, SettingsError
-from game.widgets import draw_panel, draw_text
+from game.widgets import centred_rect, draw_dialog, draw_panel, draw_text
 
 if TYPE_CHECKING:
     from game.app import App
@@ -52,18 +52,8 @@ class NameEntry(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the panel with the name being typed."""
         layout = self.app.layout
-        surface.blit(theme.shade(surface.get_size()), (0, 0))
-        rect = pygame.Rect(0, 0, min(layout.width - layout.px(40), layout.px(520)), layout.px(200))
-        rect.center = (layout.width // 2, layout.height // 2)
-        draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
-        draw_text(
-            surface,
-            "Your name",
-            layout.px(26),
-            theme.ACCENT,
-            bold=True,
-            center=(rect.centerx, rect.top + layout.px(34)),
-        )
+        rect = centred_rect(layout.size, layout.px(520), layout.px(200), layout.px(20))
+        draw_dialog(surface, rect, "Your name", layout.px(26), layout.px(34))
         field = pygame.Rect(0, 0, rect.width - layout.px(60), layout.px(44))
         field.center = (rect.centerx, rect.centery + layout.px(4))
         draw_panel(surface, field, (4, 16, 10, 255), theme.ACCENT)

@@ -10,7 +10,7 @@ from core import events as ev
 from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game import theme
 from game.scene import Scene
-from game.widgets import Button, draw_panel, draw_text
+from game.widgets import Button, centred_rect, draw_dialog, draw_text
 
 if TYPE_CHECKING:
     from game.app import App
@@ -63,31 +63,18 @@ class HandSummary(Scene):
     def panel(self) -> pygame.Rect:
         """Return the summary's panel."""
         layout = self.app.layout
-        rect = pygame.Rect(0, 0, min(layout.width - layout.px(40), layout.px(860)), layout.px(440))
-        rect.height = min(rect.height, layout.height - layout.px(40))
-        rect.center = (layout.width // 2, layout.height // 2)
-        return rect
+        return centred_rect(layout.size, layout.px(860), layout.px(440), layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the summary panel over the shaded table."""
         layout = self.app.layout
-        surface.blit(theme.shade(surface.get_size()), (0, 0))
         rect = self.panel()
-        draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
         event = self.event
         number = self.table.view.shown.hand_number
         title = f"Hand {number} is over"
         if event.moon_shooter is not None:
             title = f"{self.table.seat_name(event.moon_shooter)} shot the moon!"
-        draw_text(
-            surface,
-            title,
-            layout.px(30),
-            theme.ACCENT,
-            bold=True,
-            center=(rect.centerx, rect.top + layout.px(38)),
-            max_width=rect.width - 20,
-        )
+        draw_dialog(surface, rect, title, layout.px(30), layout.px(38))
         art = self.table.art(small=True)
         row_h = layout.px(72)
         top = rect.top + layout.px(80)
@@ -188,24 +175,13 @@ class MatchOverScene(Scene):
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel."""
         layout = self.app.layout
-        surface.blit(theme.shade(surface.get_size()), (0, 0))
         controller = self.table.session.controller
         winner = controller.winner
         totals = controller.totals
-        rect = pygame.Rect(0, 0, min(layout.width - layout.px(40), layout.px(620)), layout.px(400))
-        rect.center = (layout.width // 2, layout.height // 2)
-        draw_panel(surface, rect, (12, 34, 25, 240), theme.ACCENT, width=2)
+        rect = centred_rect(layout.size, layout.px(620), layout.px(400), layout.px(20))
         you_won = winner == 0 and self.table.session.person_plays
         title = "You win the match!" if you_won else f"{self.table.seat_name(winner or 0)} wins"
-        draw_text(
-            surface,
-            title,
-            layout.px(34),
-            theme.ACCENT,
-            bold=True,
-            center=(rect.centerx, rect.top + layout.px(44)),
-            max_width=rect.width - 20,
-        )
+        draw_dialog(surface, rect, title, layout.px(34), layout.px(44), theme.ACCENT)
         order = sorted(range(4), key=lambda seat: totals[seat])
         for place, seat in enumerate(order):
             y = rect.top + layout.px(110) + place * layout.px(44)

@@ -8,7 +8,7 @@ import pygame
 
 from game import theme
 from game.scene import Scene
-from game.widgets import draw_panel, draw_text, wrap_text
+from game.widgets import centred_rect, draw_dialog, draw_text, wrap_text
 
 
 class TextPage(Scene):
@@ -39,27 +39,13 @@ class TextPage(Scene):
     def panel(self) -> pygame.Rect:
         """Return the panel's rectangle."""
         layout = self.app.layout
-        rect = pygame.Rect(
-            0, 0, min(layout.width - layout.px(40), layout.px(900)), layout.height - layout.px(80)
-        )
-        rect.center = (layout.width // 2, layout.height // 2)
-        return rect
+        return centred_rect(layout.size, layout.px(900), layout.height, layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the shaded table, the panel, the title and the wrapped lines."""
         layout = self.app.layout
-        surface.blit(theme.shade(surface.get_size()), (0, 0))
         rect = self.panel()
-        draw_panel(surface, rect, (12, 34, 25, 240), theme.PANEL_BORDER, width=2)
-        draw_text(
-            surface,
-            self.title,
-            layout.px(30),
-            theme.ACCENT,
-            bold=True,
-            center=(rect.centerx, rect.top + layout.px(36)),
-            max_width=rect.width - 20,
-        )
+        draw_dialog(surface, rect, self.title, layout.px(30), layout.px(36))
         px = layout.px(17)
         line_h = round(px * 1.45)
         y = rect.top + layout.px(76)
