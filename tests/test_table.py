@@ -624,3 +624,24 @@ def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
     driver.key(pygame.K_RETURN)  # an empty name is refused, the old one stays
     assert isinstance(app.stack.top, NameEntry) and app.stack.top.problem
     assert app.settings.player_name == "Ada"
+
+
+def test_the_last_trick_is_shown_again_with_l(drivers: MakeDriver) -> None:
+    """L shows the last completed trick's four cards and its winner; a key closes it."""
+    from game.scenes.last_trick import LastTrick
+    from game.scripted import ScriptedTable
+
+    driver = drivers()
+    table = ScriptedTable(driver.app, seed=12)
+    driver.key(pygame.K_l)
+    assert not isinstance(driver.top, LastTrick), "no trick has been completed yet"
+    assert table.at_mid_trick(cards_on_table=0)
+    driver.key(pygame.K_l)
+    shown = driver.top
+    assert isinstance(shown, LastTrick)
+    last = table.session.controller.last_trick
+    assert last is not None
+    assert sorted(card for _, card in shown.cards) == sorted(last.cards)
+    assert shown.winner == last.winner
+    driver.key(pygame.K_SPACE)
+    assert driver.top is table.scene

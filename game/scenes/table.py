@@ -263,12 +263,9 @@ class TableScene(Scene):
         if not shown.last_trick:
             self.say("No trick has been completed yet in this hand")
             return
-        winner = self.seat_name(shown.last_winner if shown.last_winner is not None else 0)
-        cards = ", ".join(
-            f"{self.seat_name(seat)}: {card_label(card)}" for seat, card in shown.last_trick
-        )
-        self.say(f"Last trick, won by {winner} — {cards}")
-        self.message = (self.message[0], MESSAGE_SECONDS * 2) if self.message else None
+        from game.scenes.last_trick import LastTrick
+
+        self.app.stack.push(LastTrick(self.app, self))
 
     def seat_name(self, seat: int) -> str:
         """Return the name shown for a seat."""
