@@ -645,3 +645,17 @@ def test_the_last_trick_is_shown_again_with_l(drivers: MakeDriver) -> None:
     assert shown.winner == last.winner
     driver.key(pygame.K_SPACE)
     assert driver.top is table.scene
+
+
+def test_speed_changed_in_the_menu_applies_when_the_menu_closes(drivers: MakeDriver) -> None:
+    """Esc opens the menu over a watched match; a new speed is used once it closes."""
+    driver = drivers()
+    app = driver.app
+    title_module.start_match(app, watch=True)
+    table = driver.table
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is not table
+    app.change_settings(app.settings.with_changes(speed="fast", click_to_continue=True))
+    driver.key(pygame.K_ESCAPE)  # closes the menu
+    assert driver.top is table
+    assert table.view.speed == "fast" and table.view.click_to_continue

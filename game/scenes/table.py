@@ -106,6 +106,13 @@ class TableScene(Scene):
         self.pass_button.rect = layout.action_button.copy()
         self.pass_button.rect.centery = layout.centre[1] + layout.px(70)
 
+    def enter(self) -> None:
+        """Back on top (a menu closed): follow the speed and trick settings as they are now."""
+        settings = self.app.settings
+        if not self.rushing:
+            self.view.speed = settings.speed
+        self.view.click_to_continue = settings.click_to_continue
+
     def resize(self) -> None:
         """Follow a new window size: new layout, new card sizes, cards jump into place."""
         self.view.relayout(self.app.layout)
