@@ -613,12 +613,16 @@ class TableScene(Scene):
     def _draw_centre(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
         session = self.session
-        if session.phase != "pass" or not self.view.idle:
+        beat = self.view.timeline.current
+        exchanging = beat is not None and beat.name in ("pass", "receive")
+        if not exchanging and (session.phase != "pass" or not self.view.idle):
             return
-        direction = session.controller.pass_direction
+        direction = self.view.shown.direction
         cx, cy = layout.centre
-        if session.person_must_pass:
-            target = self.seat_name(pass_receiver(HUMAN_SEAT, direction))
+        target = self.seat_name(pass_receiver(HUMAN_SEAT, direction))
+        if exchanging:
+            text = f"Passing to {target}…"
+        elif session.person_must_pass:
             text = f"Choose three cards to pass to {target}"
         else:
             text = "Waiting for the others to pass…"
