@@ -37,12 +37,6 @@ def ease_out_cubic(t: float) -> float:
     return 1 - (1 - t) ** 3
 
 
-def ease_in_out(t: float) -> float:
-    """Smooth start and end; ``t`` in [0, 1]."""
-    t = min(1.0, max(0.0, t))
-    return t * t * (3 - 2 * t)
-
-
 @dataclass
 class Motion:
     """A point gliding from where it was to a target over a duration, after a delay."""

@@ -266,11 +266,6 @@ class TableSession:
         self._requests[request_id] = _Request(HUMAN_SEAT, self._stamp(), is_hint=True)
         return True
 
-    @property
-    def hint_pending(self) -> bool:
-        """Return whether a hint is being worked out."""
-        return any(r.is_hint for r in self._requests.values())
-
     def take_events(self) -> list[ev.Event]:
         """Return and forget the events that happened since the last call."""
         events, self.events = self.events, []

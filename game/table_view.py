@@ -28,14 +28,13 @@ Key = tuple[object, ...]
 
 @dataclass(frozen=True)
 class DrawnCard:
-    """One card to draw this frame: face (or None for a back), centre, size and effects."""
+    """One card to draw this frame: face (or None for a back), centre, size, and its glow."""
 
     key: Key
     card: int | None
     centre: Point
     small: bool
     rotated: bool
-    alpha: int = 255
     glow: bool = False
 
 
@@ -324,27 +323,23 @@ class TableView:
         layout = self.layout
         shown = self.shown
         glide = duration("resort", self.speed)
-        wanted: list[tuple[Key, int | None, Point, bool, bool, int, bool]] = []
+        wanted: list[tuple[Key, int | None, Point, bool, bool, bool]] = []
         for seat in (2, 1, 3):
             if seat == self.face_up_seat:
                 continue
             for index, pos in enumerate(layout.opponent_positions(seat, shown.counts[seat])):
-                wanted.append((("back", seat, index), None, pos, True, seat != 2, 255, False))
+                wanted.append((("back", seat, index), None, pos, True, seat != 2, False))
         for card, spot in self.hand_targets(lifted).items():
-            wanted.append((("card", card), card, spot, False, False, 255, card in shown.received))
+            wanted.append((("card", card), card, spot, False, False, card in shown.received))
         for seat, card in shown.trick:
-            wanted.append(
-                (("card", card), card, layout.trick_centres[seat], False, False, 255, False)
-            )
+            wanted.append((("card", card), card, layout.trick_centres[seat], False, False, False))
         for _, card, to in shown.leaving:
-            wanted.append(
-                (("card", card), card, layout.pile_position(to), False, False, 255, False)
-            )
+            wanted.append((("card", card), card, layout.pile_position(to), False, False, False))
         for key, face, _, to in shown.flying:
-            wanted.append((key, face, layout.seat_anchor(to), face is None, False, 255, False))
+            wanted.append((key, face, layout.seat_anchor(to), face is None, False, False))
         drawn: list[DrawnCard] = []
         live: set[Key] = set()
-        for key, face, target, small, rotated, alpha, glow in wanted:
+        for key, face, target, small, rotated, glow in wanted:
             live.add(key)
             motion = self._motions.get(key)
             seconds, delay, origin = self._glides.pop(key, (glide, 0.0, None))
@@ -354,7 +349,7 @@ class TableView:
                 if origin is None:
                     motion.snap(target)
             motion.retarget(target, seconds, delay)
-            drawn.append(DrawnCard(key, face, motion.position(), small, rotated, alpha, glow))
+            drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow))
         for key in list(self._motions):
             if key not in live:
                 del self._motions[key]

@@ -25,9 +25,7 @@ def folder_size(path: Path) -> int:
     if path.is_file():
         return path.stat().st_size
     return sum(
-        item.lstat().st_size
-        for item in path.rglob("*")
-        if item.is_file() and not item.is_symlink()
+        item.lstat().st_size for item in path.rglob("*") if item.is_file() and not item.is_symlink()
     )
 
 

@@ -53,7 +53,6 @@ def openspiel_params(rules: RuleSet) -> dict[str, bool]:
     return ismcts.openspiel_params(rules)
 
 
-
 @dataclass(frozen=True)
 class Variant:
     """A rule variant and how many hands to check under it."""
