@@ -264,6 +264,10 @@ class CardArt:
             self._faces[card] = surface
         return surface
 
+    def has_face(self, card: int) -> bool:
+        """Return whether the face of ``card`` is drawn already (``face`` would be instant)."""
+        return card in self._faces
+
     def back(self) -> pygame.Surface:
         """Return the back of a card in the style's colour."""
         if self._back is None:

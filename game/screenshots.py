@@ -1,7 +1,7 @@
 """``mdhearts screenshots``: pictures of the real table at several window sizes.
 
-For each size the table plays a seeded hand by itself and the window is saved as PNG while
-passing, in the middle of a trick, and at the hand summary.
+For each size the title menu is saved as PNG, then the table plays a seeded hand by itself and
+the window is saved while passing, in the middle of a trick, and at the hand summary.
 """
 
 from __future__ import annotations
@@ -33,15 +33,25 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     from game.app import App
     from game.bot_requests import InlineBots
     from game.paths import UserDirs
+    from game.scenes.title import TitleScene
     from game.scripted import ScriptedTable
 
     home = Path(tempfile.mkdtemp(prefix="mdh-shots-"))
     dirs = UserDirs(home / "config", home / "data", home / "state", home / "log")
     app = App(dirs, size=size, bots=InlineBots())
     saved: list[Path] = []
+    name = f"{size[0]}x{size[1]}"
     try:
+        app.stack.push(TitleScene(app))
+        for _ in range(600):  # until the title's cards are drawn (a few seconds at 4K)
+            app.step(1 / 60)
+            if app.warm_up(0.0):
+                break
+        app.step(1 / 60)
+        path = out / f"title-{name}.png"
+        pygame.image.save(app.screen, str(path))
+        saved.append(path)
         table = ScriptedTable(app, seed)
-        name = f"{size[0]}x{size[1]}"
         for moment, reach in (
             ("passing", table.at_passing),
             ("mid-trick", table.at_mid_trick),

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pygame
+
+from core.cards import parse_cards
 from game.scenes.menu import MenuItem, MenuScene
 from game.scenes.pages import help_page, stats_page
 from game.scenes.settings_menu import settings_menu
@@ -14,6 +17,10 @@ if TYPE_CHECKING:
 
 #: Time a title-menu frame may spend drawing cards ahead of the table.
 TITLE_WARM_BUDGET_S = 0.03
+#: The fans of cards on each side of the title menu, and how far each card turns.
+LEFT_FAN = tuple(parse_cards("TH JH QH KH AH"))
+RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
+FAN_STEP_DEGREES = 11.0
 
 
 def start_match(app: App, watch: bool = False) -> None:
@@ -57,6 +64,7 @@ class TitleScene(MenuScene):
 
     def __init__(self, app: App) -> None:
         self.has_saved_game = app.dirs.save_file.exists()
+        self._turned: dict[tuple[int, int, float], pygame.Surface] = {}
 
         def resume() -> None:
             if not continue_match(app):
@@ -83,6 +91,35 @@ class TitleScene(MenuScene):
     def update(self, dt: float) -> None:
         """Prepare the cards and sounds while the menu waits (nothing moves here)."""
         self.app.warm_up(TITLE_WARM_BUDGET_S)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the menu with a fan of cards on each side when the window is wide enough."""
+        super().draw(surface)
+        panel = self._geometry()[0]
+        art = self.app.card_art()
+        room = panel.left - art.size[1] * 1.4
+        # The fans wait for their faces to be drawn by the warm-up, so no frame draws them.
+        if room < 0 or not all(art.has_face(card) for card in LEFT_FAN + RIGHT_FAN):
+            return
+        centre_y = panel.centery + art.size[1]
+        self._draw_fan(surface, LEFT_FAN, (panel.left // 2, centre_y))
+        self._draw_fan(surface, RIGHT_FAN, ((panel.right + surface.get_width()) // 2, centre_y))
+
+    def _draw_fan(
+        self, surface: pygame.Surface, cards: tuple[int, ...], pivot: tuple[int, int]
+    ) -> None:
+        art = self.app.card_art()
+        middle = (len(cards) - 1) / 2
+        for index, card in enumerate(cards):
+            angle = (middle - index) * FAN_STEP_DEGREES
+            key = (art.size[0], card, angle)
+            image = self._turned.get(key)
+            if image is None:
+                image = pygame.transform.rotozoom(art.face(card), angle, 1.0)
+                self._turned[key] = image
+            # Each card turns about a point below its centre, as a fan held in a hand.
+            lift = pygame.math.Vector2(0, -art.size[1] * 1.05).rotate(-angle)
+            surface.blit(image, image.get_rect(center=(pivot[0] + lift.x, pivot[1] + lift.y)))
 
     def quit(self) -> None:
         """Leave the program."""
