@@ -659,3 +659,34 @@ def test_speed_changed_in_the_menu_applies_when_the_menu_closes(drivers: MakeDri
     driver.key(pygame.K_ESCAPE)  # closes the menu
     assert driver.top is table
     assert table.view.speed == "fast" and table.view.click_to_continue
+
+
+def test_resume_between_hands_shows_the_summary_then_deals(drivers: MakeDriver) -> None:
+    """A match closed at a hand's end resumes with that hand's summary, then the next deal."""
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="instant"))
+    title_module.start_match(app)
+    table = driver.table
+    controller = table.session.controller
+    driver.run_until(lambda: controller.phase == "hand_over" or driver.ready_for_person())
+    while controller.phase != "hand_over":
+        if table.session.person_must_pass:
+            table.selected = controller.hand(0)[:3]
+            table.pass_selected()
+        elif table.session.person_must_play:
+            table.play(table.session.legal_cards()[0])
+        driver.run_until(lambda: controller.phase == "hand_over" or driver.ready_for_person())
+    points = controller.hand_scores[-1].points
+    driver.close()
+
+    again = drivers()
+    open_title(again)
+    again.key(pygame.K_RETURN)  # "Continue the match"
+    again.step(2)
+    summary = again.top
+    assert isinstance(summary, HandSummary)
+    assert summary.event.points == points
+    again.key(pygame.K_RETURN)
+    again.run_until(lambda: again.table.session.controller.hand_number == 2)
+    assert again.table.session.controller.phase in ("pass", "play")

@@ -81,9 +81,15 @@ class TableScene(Scene):
         ]
         self.pass_button = Button("Pass", self.pass_selected, primary=True)
         self._place_buttons()
+        #: A match resumed between a hand's end and the next deal owes its summary.
+        self.summary_due: ev.HandScored | None = None
         if resumed:
             self.view.sync(session.controller, snap=True)
             session.take_events()
+            self.summary_due = self._finished_hand()
+            if self.summary_due is not None:
+                # Its points may have been counted before the game was closed.
+                self.counted_hands.add(session.controller.hand_number)
         else:
             self.view.show(session.take_events(), session.controller)
 
@@ -283,6 +289,14 @@ class TableScene(Scene):
 
     # -- hands and matches ending ---------------------------------------------------------
 
+    def _finished_hand(self) -> ev.HandScored | None:
+        """Return the score of the hand just over, when the match waits for the next deal."""
+        controller = self.session.controller
+        if controller.phase != "hand_over" or not controller.hand_scores:
+            return None
+        score = controller.hand_scores[-1]
+        return ev.HandScored(score.points, controller.totals, score.moon_shooter)
+
     def _hand_over(self, event: ev.HandScored) -> None:
         from game.scenes.summary import HandSummary
 
@@ -434,6 +448,11 @@ class TableScene(Scene):
         """Ask the bots, show what happened, play forced cards, keep the save current."""
         self.clock += dt
         session = self.session
+        if self.summary_due is not None:
+            event, self.summary_due = self.summary_due, None
+            self.view.shown.totals = list(event.totals)
+            self._hand_over(event)
+            return
         session.update()
         self._show_events()
         if self.view.idle and session.has_ready_move():
