@@ -53,7 +53,11 @@ def display_surface() -> pygame.Surface:
 
 
 class App:
-    """The running table: window, screens, settings, statistics, saves, sounds and bots."""
+    """The running table: window, screens, settings, statistics, saves, sounds and bots.
+
+    ``notices`` are messages to show when it opens (a bad environment variable found before,
+    say); problems it finds itself in the settings, files and environment are shown too.
+    """
 
     def __init__(
         self,
@@ -61,9 +65,10 @@ class App:
         size: tuple[int, int] | None = None,
         bots: AsyncBots | None = None,
         environ: dict[str, str] | None = None,
+        notices: list[str] | None = None,
     ) -> None:
         env = dict(os.environ if environ is None else environ)
-        warnings: list[str] = []
+        warnings: list[str] = list(notices or [])
         if dirs is None:
             dirs, warnings = user_dirs(env)
         self.dirs = dirs
@@ -274,10 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Open the table and play until the player quits; a crash is logged, not lost."""
     from game.scenes.title import TitleScene
 
-    dirs, _ = user_dirs()
+    dirs, notices = user_dirs()
     app: App | None = None
     try:
-        app = App(dirs)
+        app = App(dirs, notices=notices)
         app.run(TitleScene(app))
         return 0
     except Exception:

@@ -41,10 +41,11 @@ class Driver:
         bots: AsyncBots | None = None,
         inline: bool = True,
         environ: dict[str, str] | None = None,
+        notices: list[str] | None = None,
     ) -> None:
         if bots is None and inline:
             bots = InlineBots()
-        self.app = App(dirs=dirs, size=size, bots=bots, environ=environ)
+        self.app = App(dirs=dirs, size=size, bots=bots, environ=environ, notices=notices)
         self.closed = False
         self.step_times: list[float] = []
         #: Called after every frame run by ``step``.

@@ -690,3 +690,13 @@ def test_resume_between_hands_shows_the_summary_then_deals(drivers: MakeDriver) 
     again.key(pygame.K_RETURN)
     again.run_until(lambda: again.table.session.controller.hand_number == 2)
     assert again.table.session.controller.phase in ("pass", "play")
+
+
+def test_bad_environment_values_are_shown_not_fatal(drivers: MakeDriver) -> None:
+    """An invalid MDH_* value is ignored with a message on screen; the table still opens."""
+    driver = drivers(environ={"MDH_THINK_LIMIT_MS": "soon"}, notices=["ignoring MDH_HOME=''"])
+    texts = " ".join(text for text, _ in driver.app.toasts)
+    assert "MDH_THINK_LIMIT_MS" in texts and "MDH_HOME" in texts
+    assert driver.app.think.limit_ms > 0
+    title_module.start_match(driver.app)
+    wait_for_person(driver)
