@@ -181,13 +181,10 @@ def headless() -> None:
 
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
-    """Parse ``1920x1080,3840x2160`` into window sizes."""
-    sizes = []
-    for part in text.split(","):
-        width, sep, height = part.strip().lower().partition("x")
-        if not sep or not width.isdigit() or not height.isdigit():
-            raise ValueError(f"not a WIDTHxHEIGHT size: {part.strip()!r}")
-        sizes.append((int(width), int(height)))
+    """Parse ``1920x1080,3840x2160`` into window sizes (ValueError with the expected form)."""
+    from game.screenshots import parse_size
+
+    sizes = [parse_size(part.strip()) for part in text.split(",") if part.strip()]
     if not sizes:
         raise ValueError("no sizes given")
     return sizes
