@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ai.think import Decision, DirectRunner, ThinkConfig
-from ai.worker import BotWorker
+from ai.worker import WorkerRunner
 from core.observation import Observation
 
 Report = Callable[[Decision], None]
@@ -41,19 +41,12 @@ class AsyncBots(Protocol):
         ...
 
 
-class WorkerBots:
-    """Requests answered by the bot worker process; ``poll`` never waits."""
+class WorkerBots(WorkerRunner):
+    """Requests answered by the bot worker process; ``poll`` never waits.
 
-    def __init__(
-        self,
-        config: ThinkConfig | None = None,
-        report: Report | None = None,
-        worker: BotWorker | None = None,
-    ) -> None:
-        self.config = config or ThinkConfig()
-        self.report = report
-        self._own_worker = worker is None
-        self.worker = BotWorker() if worker is None else worker
+    It is the worker runner (same config, telemetry report and worker ownership) with
+    requests that are submitted and polled instead of awaited.
+    """
 
     def start(self) -> None:
         """Start the worker process now, so the first bot move does not wait for it."""
@@ -81,15 +74,10 @@ class WorkerBots:
                 self.report(decision)
         return settled
 
-    def cancel_all(self) -> None:
-        """Cancel the worker's requests: their bots stop and their answers are dropped."""
-        self.worker.cancel_all()
-
     def close(self) -> None:
-        """Stop the worker if these bots started it."""
+        """Drop the requests in flight; stop the worker if these bots started it."""
         self.worker.cancel_all()
-        if self._own_worker:
-            self.worker.close()
+        super().close()
 
 
 class InlineBots:

@@ -87,11 +87,9 @@ class TableSession:
         watch: bool = False,
     ) -> TableSession:
         """Start a match: the person at seat 0 (a bot too in watch mode), bots elsewhere."""
-        names = dict(enumerate(["normal", *opponents][:4]))
+        names = dict(zip((1, 2, 3), opponents, strict=False))
         if watch:
             names[HUMAN_SEAT] = opponents[0]
-        else:
-            del names[HUMAN_SEAT]
         seats = [f"bot:{names[seat]}" if seat in names else "human" for seat in range(4)]
         controller = Controller()
         result = controller.new_match(rules, seed, seats)

@@ -19,7 +19,7 @@ from functools import partial
 from core import events as ev
 from core.cards import cards_of, mask_of
 from core.controller import Controller
-from core.rules import pass_receiver
+from core.rules import pass_receiver, pass_sender
 from game.anim import Beat, Motion, Point, Timeline, duration
 from game.layout import LIFT, Layout
 
@@ -193,7 +193,7 @@ class TableView:
     def _queue_exchange(self, event: ev.PassesExchanged) -> None:
         seconds = duration("pass", self.speed)
         me = self.face_up_seat
-        received = event.passes[(me - _offset(event.direction)) % 4]
+        received = event.passes[pass_sender(me, event.direction)]
 
         def send() -> None:
             shown = self.shown
@@ -220,7 +220,7 @@ class TableView:
             shown.hand = cards_of(mask_of([*shown.hand, *received]))
             shown.received = set(received)
             self._glow_left = duration("received_glow", self.speed) or 0.8
-            sender = self.layout.seat_anchor((me - _offset(event.direction)) % 4)
+            sender = self.layout.seat_anchor(pass_sender(me, event.direction))
             for card in received:
                 self._glides[("card", card)] = (seconds, 0.0, sender)
 
@@ -355,7 +355,3 @@ class TableView:
                 del self._motions[key]
         self._glides = {key: value for key, value in self._glides.items() if key not in live}
         return drawn
-
-
-def _offset(direction: str) -> int:
-    return (pass_receiver(0, direction) - 0) % 4

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING
 import pygame
 
 from core import events as ev
-from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text
+from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text, parse_card
+from core.controller import Result
+from core.errors import HeartsError
 from core.rules import pass_receiver
 from game import theme
 from game.card_art import CardArt
@@ -70,7 +72,7 @@ class TableScene(Scene):
         self.counted_hands: set[int] = set()
         self.gains: list[Gain] = []
         self.clock = 0.0
-        self._rotated: dict[tuple[int, str], pygame.Surface] = {}
+        self._derived: dict[tuple[int, str], pygame.Surface] = {}
         self.buttons = [
             Button("Menu", self.open_menu),
             Button("Undo", self.undo),
@@ -122,7 +124,7 @@ class TableScene(Scene):
     def resize(self) -> None:
         """Follow a new window size: new layout, new card sizes, cards jump into place."""
         self.view.relayout(self.app.layout)
-        self._rotated.clear()
+        self._derived.clear()
         self._place_buttons()
 
     # -- cues from the view ---------------------------------------------------------------
@@ -215,24 +217,22 @@ class TableScene(Scene):
 
     def undo(self) -> None:
         """Take back the person's last move (and the bots' moves after it)."""
-        result = self.session.undo()
-        if not result.ok:
-            self.say(result.error or "Nothing to undo")
-            return
-        self.view.sync(self.session.controller)
-        self.session.take_events()
-        self.selected = []
-        self._save()
+        if self._travel(self.session.undo()):
+            self.selected = []
 
     def redo(self) -> None:
         """Apply again what undo took back."""
-        result = self.session.redo()
+        self._travel(self.session.redo())
+
+    def _travel(self, result: Result) -> bool:
+        """Show the position an undo or redo led to at once and keep it saved; or say why not."""
         if not result.ok:
-            self.say(result.error or "Nothing to redo")
-            return
+            self.say(result.error or "Nothing to do")
+            return False
         self.view.sync(self.session.controller)
         self.session.take_events()
         self._save()
+        return True
 
     def hint(self) -> None:
         """Ask the strongest bot what it would play here, with its values per card."""
@@ -697,19 +697,19 @@ class TableScene(Scene):
 
     def _rotated_image(self, art: CardArt, which: str) -> pygame.Surface:
         key = (art.size[0], which)
-        if key not in self._rotated:
+        if key not in self._derived:
             image = art.back() if which == "back" else art.shadow()
-            self._rotated[key] = pygame.transform.rotate(image, 90)
-        return self._rotated[key]
+            self._derived[key] = pygame.transform.rotate(image, 90)
+        return self._derived[key]
 
     def _dim(self, art: CardArt) -> pygame.Surface:
         key = (art.size[0], "dim")
-        if key not in self._rotated:
+        if key not in self._derived:
             mask = pygame.mask.from_surface(art.back())
-            self._rotated[key] = mask.to_surface(
+            self._derived[key] = mask.to_surface(
                 setcolor=(10, 20, 15, 110), unsetcolor=(0, 0, 0, 0)
             )
-        return self._rotated[key]
+        return self._derived[key]
 
     def _draw_analysis(self, surface: pygame.Surface) -> None:
         hint = self.session.hint
@@ -743,8 +743,8 @@ def _pretty(label: str) -> str:
     """Return card texts with suit symbols (``QS`` → ``Q♠``) for the analysis panel."""
     parts = []
     for text in label.split():
-        if len(text) == 2 and text[1] in "CDSH":
-            parts.append(text[0].replace("T", "10") + SUIT_SYMBOLS["CDSH".index(text[1])])
-        else:
+        try:
+            parts.append(card_label(parse_card(text)))
+        except HeartsError:
             parts.append(text)
     return " ".join(parts)
