@@ -700,3 +700,26 @@ def test_bad_environment_values_are_shown_not_fatal(drivers: MakeDriver) -> None
     assert driver.app.think.limit_ms > 0
     title_module.start_match(driver.app)
     wait_for_person(driver)
+
+
+def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
+    """The score sheet has a row per finished hand and a total row equal to the match totals."""
+    from game.scenes.pages import score_page
+    from game.scripted import ScriptedTable
+
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="instant"))
+    table = ScriptedTable(app, seed=3)
+    for _ in range(2):
+        assert table.at_summary()
+        table.next_hand()
+    controller = table.session.controller
+    page = score_page(app, controller)
+    lines = page.lines() if callable(page.lines) else page.lines
+    rows = [line for line in lines if isinstance(line, tuple)]
+    assert rows[0] == ("Hand", "South", "West", "North", "East")
+    assert [row[0] for row in rows[1:]] == ["1", "2", "Total"]
+    assert rows[-1][1:] == tuple(str(total) for total in controller.totals)
+    app.stack.push(page)
+    driver.step()

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from core.controller import Controller
 from core.scoresheet import rules_summary
 from game.scenes.menu import MenuItem, MenuScene
-from game.scenes.text_page import TextPage
+from game.scenes.text_page import Line, TextPage
 
 if TYPE_CHECKING:
     from game.app import App
@@ -57,23 +57,21 @@ def score_page(app: App, controller: Controller) -> TextPage:
     """Return the score sheet of the match: every hand's points and the totals."""
     from game.scenes.table import SEAT_NAMES
 
-    def lines() -> list[str]:
-        match = controller.match
-        if match is None:
+    def lines() -> list[Line]:
+        if controller.match is None:
             return ["No match in progress."]
-        rows = ["Hand   " + "".join(f"{name:>10}" for name in SEAT_NAMES)]
+        rows: list[Line] = [("Hand", *SEAT_NAMES)]
         for number, score in enumerate(controller.hand_scores, start=1):
-            cells = "".join(
-                f"{points:>9}{'*' if seat == score.moon_shooter else ' '}"
-                for seat, points in enumerate(score.points)
+            marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
+            rows.append(
+                (str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True)))
             )
-            rows.append(f"{number:>4}   {cells}")
-        rows.append("Total  " + "".join(f"{total:>9} " for total in controller.totals))
+        rows.append(("Total", *(str(total) for total in controller.totals)))
         if any(score.moon_shooter is not None for score in controller.hand_scores):
             rows.append("* shot the moon")
         return rows
 
-    return TextPage(app, "Score sheet", lines, mono=True)
+    return TextPage(app, "Score sheet", lines)
 
 
 def pause_menu(app: App, table: TableScene) -> MenuScene:

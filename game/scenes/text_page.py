@@ -1,14 +1,20 @@
-"""A page of text over the table: rules and keys, statistics, the score sheet."""
+"""A page of text over the table: rules and keys, statistics, the score sheet.
+
+A line is a string (wrapped to the panel) or a tuple of cells, drawn as a table row: the
+first cell left-aligned, the others right-aligned in equal columns.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pygame
 
 from game import theme
 from game.scene import Scene
 from game.widgets import centred_rect, draw_dialog, draw_text, wrap_text
+
+Line = str | tuple[str, ...]
 
 
 class TextPage(Scene):
@@ -20,13 +26,11 @@ class TextPage(Scene):
         self,
         app: object,
         title: str,
-        lines: list[str] | Callable[[], list[str]],
-        mono: bool = False,
+        lines: Sequence[Line] | Callable[[], Sequence[Line]],
     ) -> None:
         super().__init__(app)  # type: ignore[arg-type]
         self.title = title
         self.lines = lines
-        self.mono = mono
 
     def handle(self, event: pygame.event.Event) -> None:
         """Close on Esc, Enter, Space or a click."""
@@ -49,12 +53,19 @@ class TextPage(Scene):
         px = layout.px(17)
         line_h = round(px * 1.45)
         y = rect.top + layout.px(76)
+        left, width = rect.left + layout.px(30), rect.width - layout.px(60)
         lines = self.lines() if callable(self.lines) else self.lines
         for line in lines:
-            for part in wrap_text(line, px, rect.width - layout.px(60)) if line else [""]:
+            rows: Sequence[Line] = (
+                (line,) if isinstance(line, tuple) else wrap_text(line, px, width)
+            )
+            for row in rows or [""]:
                 if y + line_h > rect.bottom - layout.px(40):
                     break
-                draw_text(surface, part, px, theme.TEXT, topleft=(rect.left + layout.px(30), y))
+                if isinstance(row, tuple):
+                    _draw_row(surface, row, px, left, width, y)
+                else:
+                    draw_text(surface, row, px, theme.TEXT, topleft=(left, y))
                 y += line_h
         draw_text(
             surface,
@@ -63,3 +74,17 @@ class TextPage(Scene):
             theme.TEXT_DIM,
             center=(rect.centerx, rect.bottom - layout.px(20)),
         )
+
+
+def _draw_row(
+    surface: pygame.Surface, cells: tuple[str, ...], px: int, left: int, width: int, top: int
+) -> None:
+    """Draw table cells across ``width``: the first left-aligned, the rest right-aligned."""
+    column = width // max(1, len(cells))
+    middle = top + round(px * 0.7)
+    for index, cell in enumerate(cells):
+        if index == 0:
+            draw_text(surface, cell, px, theme.TEXT, midleft=(left, middle), max_width=column)
+        else:
+            right = left + (index + 1) * column
+            draw_text(surface, cell, px, theme.TEXT, midright=(right, middle), max_width=column)
