@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Bot, close_bot
 from ai.easy import EasyBot
-from ai.external import ENGINE_PREFIX, make_engine_bot
+from ai.external import ENGINE_PREFIX, make_engine_bot, split_command
 from ai.hard import HardBot
 from ai.normal import NormalBot
+from core.seats import Seat
 
 BotFactory = Callable[[int | None], Bot]
 
@@ -81,3 +82,58 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
             raise ValueError(f"the {base} bot has no think time to set")
         cast(Any, bot).think_ms = think_ms
     return bot
+
+
+#: The bot of a plain ``bot`` seat, in every front end.
+DEFAULT_SEAT_BOT = "normal"
+
+
+class SeatRefused(ValueError):
+    """A seat this program will not play; ``reason`` says why as a code a front end words.
+
+    ``unknown_bot``: no bot of that name or think time; ``engine_not_allowed``: the seat
+    would start a program and the person has not agreed; ``engine_unusable``: its command
+    cannot run here.
+    """
+
+    def __init__(self, message: str, reason: str, seat: int) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.seat = seat
+
+
+def check_seats(seats: Sequence[Seat], *, allow_engines: bool) -> None:
+    """Raise SeatRefused for the first seat this program cannot or may not play.
+
+    Nothing is started: an engine's command is only looked up.
+    """
+    for number, seat in enumerate(seats):
+        if seat.is_bot and seat.bot:
+            if not is_registered(seat.bot_name()):
+                raise SeatRefused(
+                    f"seat {number}: unknown bot {seat.bot!r} (known: {', '.join(sorted(BOTS))})",
+                    "unknown_bot",
+                    number,
+                )
+        elif seat.is_engine:
+            if not allow_engines:
+                raise SeatRefused(
+                    f"seat {number} is played by the program {seat.command!r:.60}, which may "
+                    "only start with your consent",
+                    "engine_not_allowed",
+                    number,
+                )
+            try:
+                split_command(seat.command)
+            except ValueError as error:
+                raise SeatRefused(f"seat {number}: {error}", "engine_unusable", number) from None
+
+
+def seat_bot_names(seats: Sequence[Seat], default: str = DEFAULT_SEAT_BOT) -> dict[int, str]:
+    """Return the bot name of every built-in bot seat (with its think time), by seat number."""
+    return {number: seat.bot_name(default) for number, seat in enumerate(seats) if seat.is_bot}
+
+
+def make_seat_bots(seats: Sequence[Seat], default: str = DEFAULT_SEAT_BOT) -> dict[int, Bot]:
+    """Return a new bot for every built-in bot seat, by seat number; ValueError if unknown."""
+    return {number: make_bot(name) for number, name in seat_bot_names(seats, default).items()}

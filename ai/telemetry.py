@@ -1,8 +1,10 @@
 """Telemetry: one NDJSON record per bot decision, a file per session, the last files kept.
 
-Records go to ``<dir>/<session>.ndjson``; ``<dir>`` is ``$MDH_TELEMETRY_DIR``, else
-``telemetry`` in the user log folder, and ``MDH_TELEMETRY=0`` turns telemetry off. After a new
-file is made, only the newest ``keep`` files of the folder stay. Writing never disturbs the
+Records go to ``<dir>/mdhearts-<session>.ndjson``; ``<dir>`` is ``$MDH_TELEMETRY_DIR``, else
+``telemetry`` in the user log folder (under ``$MDH_HOME`` when set), and ``MDH_TELEMETRY=0``
+turns telemetry off. After a new file is made, only the newest ``keep`` telemetry files of the
+folder stay; files whose names this module does not write (no ``mdhearts-`` prefix) are never
+touched, nor exported. Writing never disturbs the
 game: the first failure turns the log off with one warning. ``export_telemetry`` concatenates
 the files, oldest first.
 """
@@ -19,14 +21,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-import platformdirs
-
 from ai.think import Decision
 from core.cards import card_text
+from core.files import (
+    StrictJsonError,
+    default_user_dirs,
+    folder_from_env,
+    parse_strict_json,
+    user_dirs,
+)
 
 TELEMETRY_ENV = "MDH_TELEMETRY"
 TELEMETRY_DIR_ENV = "MDH_TELEMETRY_DIR"
 SUFFIX = ".ndjson"
+#: Every telemetry file's name starts with this; rotation and export touch only such files.
+PREFIX = "mdhearts-"
+#: Deepest nesting a record line may have to be exported (a record needs 3).
+MAX_RECORD_DEPTH = 16
 #: How many session files are kept.
 DEFAULT_KEEP = 20
 _OFF = ("0", "off", "false", "no")
@@ -34,20 +45,17 @@ _ON = ("1", "on", "true", "yes")
 
 
 def default_telemetry_dir() -> Path:
-    """Return the default telemetry folder: ``telemetry`` in the user log folder."""
-    return Path(platformdirs.user_log_dir("mdhearts")) / "telemetry"
+    """Return the default telemetry folder: ``telemetry`` in the platform's user log folder."""
+    return default_user_dirs().telemetry
 
 
 def telemetry_dir_from_env(environ: Mapping[str, str] | None = None) -> tuple[Path, list[str]]:
-    """Return the telemetry folder (``$MDH_TELEMETRY_DIR`` or the default) and any warning."""
+    """Return the telemetry folder and any warnings: ``$MDH_TELEMETRY_DIR``, else the one in
+    the user folders (under ``$MDH_HOME`` when set)."""
     env = os.environ if environ is None else environ
-    value = env.get(TELEMETRY_DIR_ENV)
-    if value is None:
-        return default_telemetry_dir(), []
-    if not value.strip() or "\x00" in value:
-        warning = f"ignoring {TELEMETRY_DIR_ENV}={value!r:.40}: not a usable folder path"
-        return default_telemetry_dir(), [warning]
-    return Path(value).expanduser(), []
+    dirs, warnings = user_dirs(env)
+    directory, dir_warnings = folder_from_env(env, TELEMETRY_DIR_ENV, dirs.telemetry)
+    return directory, warnings + dir_warnings
 
 
 def _chosen(decision: Decision) -> str | list[str]:
@@ -88,9 +96,16 @@ def session_name() -> str:
 
 
 def telemetry_files(directory: Path) -> list[Path]:
-    """Return the telemetry files of a folder, oldest first (none if it cannot be read)."""
+    """Return the telemetry files of a folder, oldest first (none if it cannot be read).
+
+    Only regular files named as this module names them count.
+    """
     try:
-        files = [path for path in directory.glob(f"*{SUFFIX}") if path.is_file()]
+        files = [
+            path
+            for path in directory.glob(f"{PREFIX}*{SUFFIX}")
+            if path.is_file() and not path.is_symlink()
+        ]
         stamped = [(path.stat().st_mtime, path.name, path) for path in files]
     except OSError:
         return []
@@ -119,7 +134,7 @@ class TelemetryLog:
         warn: Callable[[str], None] | None = None,
     ) -> None:
         self.directory = directory
-        self.path = directory / f"{name or session_name()}{SUFFIX}"
+        self.path = directory / f"{PREFIX}{name or session_name()}{SUFFIX}"
         self.keep = max(1, keep)
         self.warn = warn or _warn_stderr
         self.enabled = True
@@ -205,8 +220,8 @@ def export_telemetry(directory: Path, out: TextIO, last: int | None = None) -> E
             if not line.strip():
                 continue
             try:
-                valid = isinstance(json.loads(line), dict)
-            except ValueError:
+                valid = isinstance(parse_strict_json(line, max_depth=MAX_RECORD_DEPTH), dict)
+            except StrictJsonError:
                 valid = False
             if valid:
                 out.write(line.strip() + "\n")

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget
 from ai.external import ENGINE_PREFIX
-from ai.registry import BOTS, is_registered, make_bot
+from ai.registry import BOTS, DEFAULT_SEAT_BOT, is_registered, make_bot
 from core.cards import DECK_SIZE, cards_of, has_card
 from core.observation import Observation
 
@@ -51,8 +51,8 @@ HEURISTIC_BOTS = ("normal", "easy")
 
 
 def default_difficulty() -> str:
-    """Return the default tier: ``normal`` when it is registered, else ``easy``."""
-    return "normal" if "normal" in BOTS else "easy"
+    """Return the default tier: the bot of a plain ``bot`` seat."""
+    return DEFAULT_SEAT_BOT
 
 
 @dataclass(frozen=True)

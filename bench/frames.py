@@ -59,7 +59,7 @@ import time
 _start = time.perf_counter()
 import json, sys
 from game.app import App
-from game.paths import user_dirs
+from core.files import user_dirs
 from game.scenes.title import TitleScene
 _imported = time.perf_counter()
 dirs, _ = user_dirs()
@@ -274,9 +274,9 @@ def run_hand(
 ) -> HandRun:
     """Open the table at ``size`` and time every frame of one watched hand of hard bots."""
     headless()
+    from core.files import UserDirs
     from game.app import App
     from game.bot_requests import WorkerBots
-    from game.paths import UserDirs
     from game.scenes.summary import HandSummary
     from game.scenes.table import TableScene
     from game.scenes.title import TitleScene

@@ -16,17 +16,11 @@ from core.actions import Action, PassAction, PlayAction
 from core.cards import cards_of, parse_card, parse_cards
 from core.errors import HeartsError, IllegalActionError
 from core.hand import HandState, Trick
-from core.match import (
-    DEFAULT_SEATS,
-    MAX_SEED,
-    HandRecord,
-    MatchState,
-    validate_seat_kind,
-    validate_seed,
-)
+from core.match import MAX_SEED, HandRecord, MatchState, validate_seed
 from core.observation import Observation
 from core.rules import RuleSet
 from core.scoring import HandScore, match_winner
+from core.seats import DEFAULT_SEATS, Seat, parse_seats, seat_texts
 
 CardInput = int | str
 
@@ -74,26 +68,21 @@ class Controller:
         self,
         rules: RuleSet | dict[str, Any] | None = None,
         seed: int | None = None,
-        seats: Sequence[str] | None = None,
+        seats: Sequence[str | Seat] | None = None,
     ) -> Result:
         """Start a new match (the current one, if any, is replaced)."""
         try:
             rule_set = rules if isinstance(rules, RuleSet) else RuleSet.from_dict(rules)
             match_seed = secrets.randbelow(MAX_SEED) if seed is None else validate_seed(seed)
-            kinds = tuple(DEFAULT_SEATS if seats is None else seats)
-            if len(kinds) != 4:
-                raise HeartsError(f"a match has 4 seats, got {len(kinds)}")
-            checked = tuple(validate_seat_kind(kind) for kind in kinds)
+            checked = parse_seats(DEFAULT_SEATS if seats is None else seats)
         except HeartsError as error:
             return Result(False, error=str(error))
-        match = MatchState(rule_set, match_seed, (checked[0], checked[1], checked[2], checked[3]))
+        match = MatchState(rule_set, match_seed, checked)
         match.hands.append(match.new_hand_record())
         self._install(match, [])
         record = match.hands[0]
-        return Result(
-            True,
-            (ev.MatchStarted(match_seed, match.seats), ev.HandStarted(1, record.direction)),
-        )
+        started = ev.MatchStarted(match_seed, seat_texts(match.seats))
+        return Result(True, (started, ev.HandStarted(1, record.direction)))
 
     def submit_pass(self, seat: int, cards: str | Iterable[CardInput]) -> Result:
         """Choose the three cards ``seat`` passes this hand."""
@@ -163,8 +152,7 @@ class Controller:
     def from_match(cls, match: MatchState) -> Controller:
         """Rebuild a controller by replaying a match; raise HeartsError if it is not legal."""
         validate_seed(match.seed)
-        for kind in match.seats:
-            validate_seat_kind(kind)
+        parse_seats(match.seats)
         if not match.hands:
             raise HeartsError("a match has at least one hand")
         controller = cls()
@@ -220,8 +208,8 @@ class Controller:
         return self._require_hand().direction
 
     @property
-    def seats(self) -> tuple[str, ...]:
-        """Return the seat kinds."""
+    def seats(self) -> tuple[Seat, Seat, Seat, Seat]:
+        """Return who plays each seat."""
         return self._require_match().seats
 
     @property

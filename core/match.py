@@ -1,4 +1,4 @@
-"""A match as plain data: rules, seed, seat kinds and every hand's deal and actions.
+"""A match as plain data: rules, seed, seats and every hand's deal and actions.
 
 A match is fully defined by its rules, its seed and its action list: each hand's deal comes
 from the seed, and replaying the actions reproduces every state exactly.
@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from core.actions import Action
 from core.errors import HeartsError
 from core.rules import RuleSet
+from core.seats import Seat
 
-DEFAULT_SEATS = ("human", "bot", "bot", "bot")
 MAX_SEED = 2**63 - 1
-MAX_SEAT_KIND_LENGTH = 500
 
 
 def deal_for(seed: int, hand_index: int) -> tuple[int, int, int, int]:
@@ -35,20 +34,6 @@ def validate_seed(seed: object) -> int:
     return seed
 
 
-def validate_seat_kind(kind: object) -> str:
-    """Return a seat kind (``human``, ``bot``, ``bot:LEVEL`` or ``engine:COMMAND``) or raise."""
-    if not isinstance(kind, str) or not kind or len(kind) > MAX_SEAT_KIND_LENGTH:
-        raise HeartsError(f"a seat kind must be a short string, got {kind!r:.40}")
-    if kind in ("human", "bot"):
-        return kind
-    prefix, _, rest = kind.partition(":")
-    if prefix in ("bot", "engine") and rest.strip():
-        return kind
-    raise HeartsError(
-        f"unknown seat kind {kind!r:.40} (use human, bot, bot:LEVEL or engine:COMMAND)"
-    )
-
-
 @dataclass
 class HandRecord:
     """One hand of a match: its deal, pass direction and the actions taken so far."""
@@ -64,7 +49,7 @@ class MatchState:
 
     rules: RuleSet
     seed: int
-    seats: tuple[str, str, str, str]
+    seats: tuple[Seat, Seat, Seat, Seat]
     hands: list[HandRecord] = field(default_factory=list)
 
     def new_hand_record(self) -> HandRecord:

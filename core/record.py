@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import stat
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,9 +21,19 @@ from core.actions import Action, PassAction, action_from_dict
 from core.cards import mask_of, mask_texts, parse_cards
 from core.controller import Controller
 from core.errors import HeartsError, RecordError
+from core.files import (
+    MAX_NUMBER_DIGITS,
+    FileContentError,
+    StrictJsonError,
+    decode_utf8,
+    parse_strict_json,
+    read_regular_file,
+    write_atomically,
+)
 from core.hand import HandState, validate_deal
-from core.match import HandRecord, MatchState, deal_for, validate_seat_kind, validate_seed
+from core.match import HandRecord, MatchState, deal_for, validate_seed
 from core.rules import RuleSet
+from core.seats import Seat, parse_seats, seat_texts
 
 RECORD_FORMAT = "mdhearts-record"
 RECORD_VERSION = 2
@@ -35,8 +43,6 @@ MAX_RECORD_BYTES = 2 * 1024 * 1024
 MAX_HANDS = 2000
 #: Deepest nesting of lists and objects in a record (a well-formed one needs 6).
 MAX_NESTING = 10
-#: Most digits of a number anywhere in a record (seeds have at most 19).
-MAX_NUMBER_DIGITS = 30
 
 _REQUIRED_KEYS = ("format", "version", "rules", "seed", "seats", "hands")
 _OPTIONAL_KEYS = ("totals", "redo")
@@ -68,7 +74,7 @@ def record_to_dict(controller: Controller) -> dict[str, Any]:
         "version": RECORD_VERSION,
         "rules": match.rules.to_dict(),
         "seed": match.seed,
-        "seats": list(match.seats),
+        "seats": list(seat_texts(match.seats)),
         "hands": hands,
         "totals": list(controller.totals),
         "redo": [action.to_dict() for action in controller.redo_actions],
@@ -98,41 +104,6 @@ def dumps_record(controller: Controller) -> str:
     return text
 
 
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write text to ``path`` through a temporary file and a rename, so it is never half-written.
-
-    On any failure the temporary file is removed, the file at ``path`` (if any) is left as it
-    was, and the error (usually an ``OSError``) is raised.
-    """
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp_name, target)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-    _sync_folder(target.parent)
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush a folder's entries to disk so a rename survives a crash (best effort)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
-
-
 def save_record(controller: Controller, path: str | os.PathLike[str]) -> None:
     """Save the match of ``controller`` to ``path`` atomically.
 
@@ -148,33 +119,18 @@ def save_record(controller: Controller, path: str | os.PathLike[str]) -> None:
 def load_record(path: str | os.PathLike[str]) -> Controller:
     """Load a match from ``path``; raise RecordError with the reason on any problem."""
     target = Path(path)
-    raw = _read_capped(target)
     try:
-        return loads_record(raw)
-    except RecordError as error:
-        raise RecordError(f"{target}: {error}") from None
-
-
-def _read_capped(target: Path) -> bytes:
-    """Return the bytes of a regular file of at most ``MAX_RECORD_BYTES``, or raise RecordError."""
-    try:
-        info = target.stat()
-        if stat.S_ISREG(info.st_mode) and info.st_size <= MAX_RECORD_BYTES:
-            with target.open("rb") as stream:
-                raw = stream.read(MAX_RECORD_BYTES + 1)
-        else:
-            raw = None
+        raw = read_regular_file(target, MAX_RECORD_BYTES)
+    except FileContentError as error:
+        raise RecordError(f"{target} is {error}") from None
     except OSError as error:
         raise RecordError(f"cannot read {target}: {error.strerror or error}") from None
     except ValueError as error:  # e.g. a NUL character in the path
         raise RecordError(f"cannot read {str(target)!r}: {error}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise RecordError(f"{target} is a folder, not a record file")
-    if not stat.S_ISREG(info.st_mode):
-        raise RecordError(f"{target} is not a regular file")
-    if raw is None or len(raw) > MAX_RECORD_BYTES:
-        raise RecordError(f"{target} is larger than {MAX_RECORD_BYTES // 1024} KiB")
-    return raw
+    try:
+        return loads_record(raw)
+    except RecordError as error:
+        raise RecordError(f"{target}: {error}") from None
 
 
 def loads_record(text: str | bytes) -> Controller:
@@ -186,54 +142,16 @@ def loads_record(text: str | bytes) -> Controller:
         size = len(text)
     if size > MAX_RECORD_BYTES:
         raise RecordError(f"the record is larger than {MAX_RECORD_BYTES // 1024} KiB")
-    if not isinstance(text, str):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise RecordError(
-                f"the record is not UTF-8 text (invalid byte at offset {error.start})"
-            ) from None
-    if not text.strip():
-        raise RecordError("the record is empty")
     try:
-        data = json.loads(
-            text,
-            object_pairs_hook=_object_without_repeats,
-            parse_int=_bounded_int,
-            parse_constant=_no_constant,
-        )
-    except json.JSONDecodeError as error:
-        cut_short = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
-        hint = " (the text ends too early: was the file cut short?)" if cut_short else ""
-        raise RecordError(
-            f"the record is not valid JSON: {error.msg} at line {error.lineno} "
-            f"column {error.colno}{hint}"
-        ) from None
-    except RecursionError:
-        raise RecordError(f"the record is nested more than {MAX_NESTING} levels deep") from None
+        if not isinstance(text, str):
+            text = decode_utf8(bytes(text))
+        if not text.strip():
+            raise RecordError("the record is empty")
+        data = parse_strict_json(text, max_depth=MAX_NESTING, max_digits=MAX_NUMBER_DIGITS)
+    except StrictJsonError as error:
+        hint = " (the text ends too early: was the file cut short?)" if error.cut_short else ""
+        raise RecordError(f"the record is not valid JSON: {error}{hint}") from None
     return record_from_dict(data)
-
-
-def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Build a JSON object, refusing a key given twice (a sign of a hand-edited record)."""
-    seen: set[str] = set()
-    for key, _ in pairs:
-        if key in seen:
-            raise RecordError(f"the key {_short(key)} appears twice in one object")
-        seen.add(key)
-    return dict(pairs)
-
-
-def _bounded_int(digits: str) -> int:
-    """Parse a JSON integer, refusing absurdly long ones before converting them."""
-    if len(digits.lstrip("-")) > MAX_NUMBER_DIGITS:
-        raise RecordError(f"a number in the record has more than {MAX_NUMBER_DIGITS} digits")
-    return int(digits)
-
-
-def _no_constant(name: str) -> float:
-    """Refuse the non-standard constants NaN, Infinity and -Infinity."""
-    raise RecordError(f"{name} is not allowed in a record")
 
 
 def record_from_dict(data: object) -> Controller:
@@ -355,14 +273,11 @@ def _parse_seed(data: object) -> int:
         return validate_seed(data)
 
 
-def _parse_seats(data: object) -> tuple[str, str, str, str]:
+def _parse_seats(data: object) -> tuple[Seat, Seat, Seat, Seat]:
     if not isinstance(data, list) or len(data) != 4:
-        raise RecordError(f"'seats' must be a list of four seat kinds, got {_kind(data)}")
-    kinds = []
-    for seat, kind in enumerate(data):
-        with _context(f"seat {seat}"):
-            kinds.append(validate_seat_kind(kind))
-    return kinds[0], kinds[1], kinds[2], kinds[3]
+        raise RecordError(f"'seats' must be a list of four seats, got {_kind(data)}")
+    with _context():
+        return parse_seats(data)
 
 
 def _parse_hand(

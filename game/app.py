@@ -18,10 +18,11 @@ from pathlib import Path
 from ai.telemetry import telemetry_from_env
 from ai.think import ThinkConfig, think_config_from_env
 from core.controller import Controller
+from core.files import UserDirs, user_dirs
 from core.record import dumps_record
 from game.bot_requests import AsyncBots, WorkerBots
 from game.json_store import json_text
-from game.paths import UserDirs, asset_path, user_dirs
+from game.paths import asset_path
 from game.saves import BackgroundSaver, load_game
 from game.settings import Settings, load_settings
 from game.stats import Statistics, load_statistics
@@ -76,7 +77,7 @@ class App:
         warnings += found
         self.stats, found = load_statistics(dirs.statistics_file)
         warnings += found
-        self.think, found = think_config_from_env(env, ThinkConfig(difficulty="normal"))
+        self.think, found = think_config_from_env(env, ThinkConfig())
         warnings += found
         telemetry, found = telemetry_from_env(env, None)
         warnings += found
@@ -176,12 +177,12 @@ class App:
         self.saver.submit(self.dirs.statistics_file, json_text(stats.to_dict()))
 
     def save_game(self, controller: Controller) -> None:
-        """Write the game in progress in the background."""
-        self.saver.submit(self.dirs.save_file, dumps_record(controller))
+        """Write the game in progress now, so a killed program loses nothing shown."""
+        self.saver.write_now(self.dirs.save_file, dumps_record(controller))
 
     def discard_game(self) -> None:
         """Forget the saved game in progress (it is over)."""
-        self.saver.discard(self.dirs.save_file)
+        self.saver.write_now(self.dirs.save_file, None)
 
     def load_saved_game(self) -> Controller | None:
         """Return the saved game in progress, if any; a bad file is set aside with a message."""

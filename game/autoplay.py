@@ -1,9 +1,11 @@
-"""Seat kinds for the transports, and the bots that play their bot seats.
+"""The players of a match's seats that are not people: built-in bots and engine programs.
 
-Every transport (table, CLI) lets the bots answer after a command. ``BotSeats`` holds what that
-needs: the think config, the telemetry log, and the runner that asks the bots: in this process
-for bots that answer at once, in the shared worker process for bots that search (or always,
-when asked to).
+Every transport (table, CLI, interactive) lets the other seats answer after a command.
+``BotSeats`` holds what that needs: the think config, the telemetry log, the runner that asks
+the bots (in this process for bots that answer at once, in the shared worker process for bots
+that search, or always when asked to) and the engine programs of ``engine:`` seats, started
+on first use and ended by ``close``. Whether a record's engine seats may start at all is
+decided before (``ai.registry.check_seats``): the person must have agreed.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ai.autoplay import BotError, play_bots
-from ai.bot import Bot, Budget
-from ai.registry import make_bot
+from ai.bot import Bot, Budget, close_bot
+from ai.external import make_engine_bot
+from ai.registry import DEFAULT_SEAT_BOT, seat_bot_names
 from ai.telemetry import TelemetryLog, telemetry_from_env
 from ai.think import (
     INSTANT_BOTS,
@@ -28,54 +31,16 @@ from ai.worker import BotWorker, WorkerRunner
 from core import events as ev
 from core.controller import Controller
 from core.observation import Observation
+from core.seats import Seat
 
 __all__ = [
     "DEFAULT_SEAT_BOT",
     "BotError",
     "BotSeats",
     "RunnerBot",
-    "bot_name",
-    "is_bot_seat",
-    "is_engine_seat",
-    "is_human_seat",
-    "make_bots",
     "play_bots",
-    "seat_bot_names",
     "shared_worker",
 ]
-
-#: The bot of a plain ``bot`` seat.
-DEFAULT_SEAT_BOT = "first"
-
-
-def is_human_seat(kind: str) -> bool:
-    """Return whether a seat kind is played by a person at this program."""
-    return kind == "human"
-
-
-def is_bot_seat(kind: str) -> bool:
-    """Return whether a seat kind is played by a built-in bot (``bot`` or ``bot:LEVEL``)."""
-    return kind == "bot" or kind.startswith("bot:")
-
-
-def is_engine_seat(kind: str) -> bool:
-    """Return whether a seat kind is played by an external engine program."""
-    return kind.startswith("engine:")
-
-
-def bot_name(kind: str, default: str = DEFAULT_SEAT_BOT) -> str:
-    """Return the registry name of a bot seat kind: plain ``bot`` is ``default``."""
-    return kind.partition(":")[2].strip() or default
-
-
-def seat_bot_names(seats: Sequence[str], default: str = DEFAULT_SEAT_BOT) -> dict[int, str]:
-    """Return the bot name of every bot seat, keyed by seat number."""
-    return {seat: bot_name(kind, default) for seat, kind in enumerate(seats) if is_bot_seat(kind)}
-
-
-def make_bots(seats: Sequence[str]) -> dict[int, Bot]:
-    """Return a bot for every bot seat, keyed by seat number; ValueError for unknown bots."""
-    return {seat: make_bot(name) for seat, name in seat_bot_names(seats).items()}
 
 
 class RunnerBot:
@@ -138,6 +103,7 @@ class BotSeats:
         self.use_worker = use_worker
         self._direct: DirectRunner | None = None
         self._worker: WorkerRunner | None = None
+        self._engines: dict[str, Bot] = {}
 
     @classmethod
     def from_env(
@@ -154,9 +120,16 @@ class BotSeats:
         telemetry, telemetry_warnings = telemetry_from_env(env, telemetry_name)
         return cls(config, telemetry, use_worker), warnings + telemetry_warnings
 
-    def names(self, seats: Sequence[str]) -> dict[int, str]:
-        """Return the bot name of every bot seat."""
+    def names(self, seats: Sequence[Seat]) -> dict[int, str]:
+        """Return the bot name of every built-in bot seat (plain ``bot`` seats: the config's)."""
         return seat_bot_names(seats, self.config.difficulty)
+
+    def engine(self, seat: Seat) -> Bot:
+        """Return the player of an engine seat: its program, started on first use."""
+        key = str(seat)
+        if key not in self._engines:
+            self._engines[key] = make_engine_bot(key)
+        return self._engines[key]
 
     def runner(self, names: Iterable[str]) -> BotRunner:
         """Return the runner for bots of these names (made on first use, then kept)."""
@@ -178,11 +151,14 @@ class BotSeats:
         Raises BotError only for a bug (the runners always answer with a legal move).
         """
         names = self.names(controller.seats)
-        if not names:
-            return []
-        runner = self.runner(names.values())
-        bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
-        return play_bots(controller, bots)
+        bots: dict[int, Bot] = {}
+        if names:
+            runner = self.runner(names.values())
+            bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
+        for number, seat in enumerate(controller.seats):
+            if seat.is_engine:
+                bots[number] = self.engine(seat)
+        return play_bots(controller, bots) if bots else []
 
     def cancel(self) -> None:
         """Drop the decisions in progress (a move was undone or a new match began)."""
@@ -196,3 +172,6 @@ class BotSeats:
             if runner is not None:
                 runner.close()
         self._direct = self._worker = None
+        for engine in self._engines.values():
+            close_bot(engine)
+        self._engines.clear()

@@ -12,40 +12,32 @@ Exit codes: 0 done, 1 the command could not be done (illegal move, no match, unr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn
 
-import platformdirs
-
-from ai.bot import close_bot
-from ai.registry import BOTS, make_bot
-from ai.think import ThinkConfig
+from ai.registry import SeatRefused, check_seats
 from core import events as ev
 from core.actions import Action, PassAction
 from core.cards import card_label, card_text, mask_of, mask_texts, parse_card
 from core.controller import Controller, Result
 from core.errors import HeartsError, RulesOptionError
+from core.files import LockBusyError, locked, user_dirs
 from core.hand import Trick
 from core.kernel import trick_points
-from core.match import validate_seat_kind, validate_seed
+from core.match import validate_seed
 from core.record import load_record, save_record
 from core.rules import FIRST_LEADS, MOON_MODES, RuleSet, pass_receiver, pass_sender
-from game.autoplay import (
-    DEFAULT_SEAT_BOT,
-    BotError,
-    BotSeats,
-    bot_name,
-    is_bot_seat,
-    is_engine_seat,
-    is_human_seat,
-)
+from core.seats import Seat, parse_seats, seat_texts
+from game.autoplay import BotError, BotSeats
+from game.terminal import silence_stdout, write
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 STATE_ENV = "MDH_CLI_STATE"
@@ -93,15 +85,6 @@ class _SwitchAction(argparse.Action):
 # -- output -----------------------------------------------------------------------------------
 
 
-def write(stream: TextIO, text: str) -> None:
-    """Write text, escaping what the stream's encoding cannot show instead of failing."""
-    try:
-        stream.write(text)
-    except UnicodeEncodeError:
-        encoding = getattr(stream, "encoding", None) or "utf-8"
-        stream.write(text.encode(encoding, "backslashreplace").decode(encoding))
-
-
 def show_cards(cards: Sequence[str] | None, symbols: bool = False) -> str:
     """Return card texts joined by spaces, with suit symbols if asked, or ``-`` when none."""
     if not cards:
@@ -125,10 +108,16 @@ def checked_path(text: str, what: str) -> Path:
 
 
 def default_state_path() -> Path:
-    """Return the state file: ``$MDH_CLI_STATE`` if set, else one in the user data folder."""
+    """Return the state file: ``$MDH_CLI_STATE`` if set, else one in the user data folder
+    (under ``$MDH_HOME`` when set), whose folder is made here when missing."""
     value = os.environ.get(STATE_ENV)
     if value is None:
-        return Path(platformdirs.user_data_dir("mdhearts")) / STATE_FILE_NAME
+        dirs, _ = user_dirs()
+        try:
+            dirs.data.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise CliError(f"cannot make the folder {dirs.data}: {_reason(error)}") from None
+        return dirs.cli_state_file
     if not value.strip():
         raise CliError(f"{STATE_ENV} is set but empty: unset it or give a file path", EXIT_USAGE)
     return checked_path(value, STATE_ENV)
@@ -138,28 +127,21 @@ def _reason(error: BaseException) -> str:
     return getattr(error, "strerror", None) or str(error)
 
 
-def check_seats_supported(seats: Sequence[str], *, allow_engines: bool = True) -> None:
-    """Refuse unknown bots and unusable engine commands.
+def check_seats_supported(seats: Sequence[Seat], *, allow_engines: bool = True) -> None:
+    """Refuse unknown bots and unusable engine commands (nothing is started).
 
     A record from elsewhere may name ``engine:`` seats, which would run programs of its
     author's choosing: ``allow_engines=False`` refuses them.
     """
-    for seat, kind in enumerate(seats):
-        if is_bot_seat(kind) and bot_name(kind) not in BOTS:
+    try:
+        check_seats(seats, allow_engines=allow_engines)
+    except SeatRefused as refused:
+        if refused.reason == "engine_not_allowed":
             raise CliError(
-                f"seat {seat}: unknown bot {bot_name(kind)!r:.40} "
-                f"(known: {', '.join(sorted(BOTS))})"
-            )
-        if is_engine_seat(kind):
-            if not allow_engines:
-                raise CliError(
-                    f"seat {seat} is an engine seat ({kind!r:.60}): a loaded record may not "
-                    "start programs; pass --allow-engines if you trust it"
-                )
-            try:
-                close_bot(make_bot(kind))
-            except ValueError as error:
-                raise CliError(f"seat {seat}: {error}") from None
+                f"seat {refused.seat} is an engine seat ({str(seats[refused.seat])!r:.60}): a "
+                "loaded record may not start programs; pass --allow-engines if you trust it"
+            ) from None
+        raise CliError(str(refused)) from None
 
 
 def load_state(path: Path) -> Controller:
@@ -194,7 +176,7 @@ def save_state(controller: Controller, path: Path) -> None:
 
 def human_seats(controller: Controller) -> list[int]:
     """Return the seats played by people at this program."""
-    return [seat for seat, kind in enumerate(controller.seats) if is_human_seat(kind)]
+    return [number for number, seat in enumerate(controller.seats) if seat.is_human]
 
 
 def viewing_seat(controller: Controller, chosen: int | None) -> int | None:
@@ -202,7 +184,8 @@ def viewing_seat(controller: Controller, chosen: int | None) -> int | None:
     humans = human_seats(controller)
     if chosen is not None:
         if chosen not in humans:
-            raise CliError(f"seat {chosen} is played by {controller.seats[chosen]!r:.60}, not you")
+            played_by = str(controller.seats[chosen])
+            raise CliError(f"seat {chosen} is played by {played_by!r:.60}, not you")
         return chosen
     if not humans:
         return None
@@ -220,12 +203,10 @@ def acting_seat(controller: Controller, chosen: int | None) -> int:
 def bot_seats(
     use_worker: bool | None = None, telemetry_name: str | None = None
 ) -> tuple[BotSeats, list[str]]:
-    """Return the bots of the CLI's seats as the environment configures them, and warnings.
-
-    Plain ``bot`` seats are the simplest bot unless ``MDH_BOT_DIFFICULTY`` names another.
-    """
-    base = ThinkConfig(difficulty=DEFAULT_SEAT_BOT)
-    return BotSeats.from_env(base=base, telemetry_name=telemetry_name, use_worker=use_worker)
+    """Return the players of the CLI's other seats as the environment configures them, and
+    warnings. Plain ``bot`` seats are the table's default bot unless ``MDH_BOT_DIFFICULTY``
+    names another."""
+    return BotSeats.from_env(telemetry_name=telemetry_name, use_worker=use_worker)
 
 
 def one_shot_telemetry_name() -> str:
@@ -271,7 +252,7 @@ def status_data(controller: Controller, seat: int | None) -> dict[str, Any]:
         "phase": controller.phase,
         "hand_number": controller.hand_number,
         "direction": controller.pass_direction,
-        "seats": list(controller.seats),
+        "seats": list(seat_texts(controller.seats)),
         "to_act": controller.seats_to_act,
         "seat": seat,
         "your_turn": seat is not None and seat in controller.seats_to_act,
@@ -451,13 +432,13 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
         raise CliError(f"bad rule option: {error}", EXIT_USAGE) from None
 
 
-def seats_from_text(text: str) -> list[str]:
-    """Parse ``--seats``: four comma-separated seat kinds."""
+def seats_from_text(text: str) -> tuple[Seat, ...]:
+    """Parse ``--seats``: four comma-separated seats."""
     kinds = [part.strip() for part in text.split(",")]
     if len(kinds) != 4:
-        raise CliError(f"--seats takes 4 comma-separated seat kinds, got {len(kinds)}", EXIT_USAGE)
+        raise CliError(f"--seats takes 4 comma-separated seats, got {len(kinds)}", EXIT_USAGE)
     try:
-        checked = [validate_seat_kind(kind) for kind in kinds]
+        checked = parse_seats(kinds)
     except HeartsError as error:
         raise CliError(f"--seats: {error}", EXIT_USAGE) from None
     try:
@@ -770,23 +751,54 @@ def _run(argv: list[str]) -> int:
                 raise CliError("--interactive takes no command", EXIT_USAGE)
             from game.cli_interactive import run_interactive
 
-            return run_interactive(state, symbols=symbols)
+            with state_lock(state):
+                return run_interactive(state, symbols=symbols)
         if args.command is None:
             raise CliError("give a command (see `mdhearts cli --help`)", EXIT_USAGE)
         args.players, warnings = bot_seats(telemetry_name=one_shot_telemetry_name())
         for warning in warnings:
             write(sys.stderr, f"{PROG}: warning: {warning}\n")
         try:
-            outcome = args.handler(args, state)
+            with state_lock(state):
+                outcome = args.handler(args, state)
         finally:
             args.players.close()
     except CliError as error:
         write(sys.stderr, f"{PROG}: error: {error}\n")
         if as_json:
-            write(sys.stdout, json.dumps({"ok": False, "error": str(error)}) + "\n")
+            report_output(json.dumps({"ok": False, "error": str(error)}) + "\n")
         return error.code
-    write(sys.stdout, render(outcome, as_json, symbols))
+    # The command is done and saved: a reader that went away cannot undo it, so the exit
+    # status stays 0 and a retrying script does not play the move twice.
+    report_output(render(outcome, as_json, symbols))
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def state_lock(state: Path) -> Iterator[None]:
+    """Hold the state file's lock while a command reads, changes and writes it.
+
+    Commands run at once on one file take turns; one that waits too long is refused.
+    """
+    with contextlib.ExitStack() as stack:
+        try:
+            stack.enter_context(locked(state))
+        except LockBusyError:
+            raise CliError(f"another mdhearts command is using {state}; try again") from None
+        except OSError as error:
+            raise CliError(f"cannot use the state file {state}: {_reason(error)}") from None
+        yield
+
+
+def report_output(text: str) -> None:
+    """Write a command's output; if standard output is gone, say so on standard error."""
+    try:
+        write(sys.stdout, text)
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        silence_stdout()
+        with contextlib.suppress(OSError, ValueError):
+            write(sys.stderr, f"{PROG}: warning: the output could not be written\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

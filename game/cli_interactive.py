@@ -17,8 +17,9 @@ from core import events as ev
 from core.cards import card_label, card_text, parse_card
 from core.controller import Controller
 from core.errors import HeartsError
-from core.match import DEFAULT_SEATS
+from core.files import set_aside
 from core.rules import RuleSet
+from core.seats import DEFAULT_SEATS, Seat
 from game.autoplay import BotSeats
 from game.cli import (
     NO_MATCH,
@@ -34,8 +35,8 @@ from game.cli import (
     status_text,
     undo_to_human,
     viewing_seat,
-    write,
 )
+from game.terminal import write
 
 HELP = """moves:
   a number or a card   play that card, e.g. `1` or `QS`
@@ -123,13 +124,29 @@ class InteractiveSession:
             self.controller = load_state(self.state)
         except CliError as error:
             if str(error) != NO_MATCH:
-                self.say(f"{error}\nstarting a new match instead\n")
+                self.say(f"{error}\n{self.set_aside_state()}starting a new match instead\n")
             self.new_match(RuleSet(), DEFAULT_SEATS)
             return
         happened = autoplay(self.controller, self.players)
         self.commit(happened, save=bool(happened))
 
-    def new_match(self, rules: RuleSet, seats: tuple[str, ...]) -> None:
+    def set_aside_state(self) -> str:
+        """Rename the state file that cannot be taken up, so the new match replaces nothing.
+
+        Return what was done, as a line for the person.
+        """
+        try:
+            moved = set_aside(self.state)
+        except FileNotFoundError:
+            return ""
+        except OSError as error:
+            raise CliError(
+                f"the state file {self.state} cannot be taken up nor moved aside "
+                f"({error.strerror or error}); nothing was changed"
+            ) from None
+        return f"the state file was kept as {moved}\n"
+
+    def new_match(self, rules: RuleSet, seats: tuple[Seat, ...]) -> None:
         """Start a match with a random seed and let the bots move."""
         controller = Controller()
         result = controller.new_match(rules, None, seats)

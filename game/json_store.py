@@ -9,58 +9,33 @@ from __future__ import annotations
 
 import json
 import os
-import stat
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from core.record import write_atomically
+from core.files import (
+    FileContentError,
+    StrictJsonError,
+    decode_utf8,
+    parse_strict_json,
+    read_regular_file,
+    set_aside,
+    write_atomically,
+)
 
 #: Largest settings or statistics file that is read; larger ones are set aside unread.
 DEFAULT_MAX_BYTES = 1 << 20
-CORRUPT_SUFFIX = ".corrupt-"
-
-
-class FileContentError(ValueError):
-    """A file exists but its content cannot be used (not a regular file, too large, ...)."""
-
-
-def read_limited(path: str | os.PathLike[str], max_bytes: int) -> bytes:
-    """Return the bytes of the regular file at ``path``, which may hold at most ``max_bytes``.
-
-    Raise FileNotFoundError when there is no file, another OSError when it cannot be read, and
-    FileContentError when it is not a regular file or is too large (it is then not read).
-    """
-    target = Path(path)
-    info = target.stat()
-    if not stat.S_ISREG(info.st_mode):
-        kind = "a folder" if stat.S_ISDIR(info.st_mode) else "not a regular file"
-        raise FileContentError(kind)
-    if info.st_size > max_bytes:
-        raise FileContentError(f"larger than {_size_text(max_bytes)}")
-    with target.open("rb") as stream:
-        raw = stream.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise FileContentError(f"larger than {_size_text(max_bytes)}")
-    return raw
 
 
 def parse_json_object(raw: bytes) -> dict[str, Any]:
     """Parse UTF-8 JSON text that must be one object; raise FileContentError saying why not."""
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise FileContentError(f"not UTF-8 text: invalid byte at offset {error.start}") from None
-    if not text.strip():
-        raise FileContentError("empty")
-    try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise FileContentError(f"not JSON: {error.msg} at line {error.lineno}") from None
-    except RecursionError:
-        raise FileContentError("not JSON: nested too deeply") from None
-    except ValueError as error:
-        raise FileContentError(f"not JSON: {error}") from None
+        text = decode_utf8(raw)
+        if not text.strip():
+            raise FileContentError("empty")
+        data = parse_strict_json(text)
+    except StrictJsonError as error:
+        prefix = "" if str(error).startswith("not UTF-8") else "not JSON: "
+        raise FileContentError(f"{prefix}{error}") from None
     if not isinstance(data, dict):
         raise FileContentError(f"not a JSON object but {kind_of(data)}")
     return data
@@ -81,7 +56,7 @@ def read_json_object(
     """
     target = Path(path)
     try:
-        data = parse_json_object(read_limited(target, max_bytes))
+        data = parse_json_object(read_regular_file(target, max_bytes))
     except FileNotFoundError:
         return None, None
     except FileContentError as error:
@@ -104,23 +79,6 @@ def report_unreadable(path: str | os.PathLike[str], problem: str, fallback: str)
     return f"{target.name} was unreadable ({problem}) and was moved to {moved.name}; {fallback}"
 
 
-def set_aside(path: str | os.PathLike[str], *, now: datetime | None = None) -> Path:
-    """Rename a file to ``<name>.corrupt-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... if taken).
-
-    Return the new path; raise OSError when the file cannot be renamed.
-    """
-    target = Path(path)
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"{target.name}{CORRUPT_SUFFIX}{stamp}"
-    candidate = target.with_name(base)
-    number = 1
-    while os.path.lexists(candidate):
-        number += 1
-        candidate = target.with_name(f"{base}-{number}")
-    target.rename(candidate)
-    return candidate
-
-
 def json_text(data: dict[str, Any]) -> str:
     """Return data as the indented, key-sorted JSON of the game's files (ValueError if not JSON)."""
     return json.dumps(data, indent=2, sort_keys=True, allow_nan=False) + "\n"
@@ -132,7 +90,7 @@ def write_json_atomically(path: str | os.PathLike[str], data: dict[str, Any]) ->
     Raise OSError when the file cannot be written (an existing file is then left unchanged)
     and ValueError when ``data`` is not plain JSON data.
     """
-    write_atomically(path, json_text(data))
+    write_atomically(path, json_text(data), make_folders=True)
 
 
 def kind_of(value: object) -> str:
@@ -147,21 +105,6 @@ def kind_of(value: object) -> str:
     return names.get(type(value), type(value).__name__)
 
 
-def short_repr(value: object, limit: int = 40) -> str:
-    """Return the repr of a value cut to ``limit`` characters, for messages."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def reason_of(error: OSError) -> str:
     """Return the short reason of an OSError, e.g. ``Permission denied``."""
     return error.strerror or str(error)
-
-
-def _size_text(size: int) -> str:
-    return f"{size // 1024} KiB" if size >= 1024 else f"{size} bytes"
-
-
-def _no_constant(name: str) -> float:
-    """Refuse the non-standard constants NaN, Infinity and -Infinity."""
-    raise ValueError(f"{name} is not allowed")

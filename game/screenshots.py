@@ -30,9 +30,9 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     """Save the three pictures of one window size; return their paths."""
     import pygame
 
+    from core.files import UserDirs
     from game.app import App
     from game.bot_requests import InlineBots
-    from game.paths import UserDirs
     from game.scenes.title import TitleScene
     from game.scripted import ScriptedTable
 

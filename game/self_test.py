@@ -71,10 +71,10 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     from ai import search
     from core import kernel
+    from core.files import UserDirs
     from core.record import dumps_record
     from game.app import App
     from game.bot_requests import WorkerBots
-    from game.paths import UserDirs
     from game.saves import load_game
     from game.scripted import ScriptedTable
 

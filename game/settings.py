@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.files import short_repr
 from core.rules import RuleSet
-from game.json_store import kind_of, read_json_object, short_repr, write_json_atomically
+from game.json_store import kind_of, read_json_object, write_json_atomically
 
 SPEEDS = ("slow", "normal", "fast", "instant")
 DIFFICULTIES = ("easy", "normal", "hard")

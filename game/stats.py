@@ -11,7 +11,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from game.json_store import kind_of, read_json_object, short_repr, write_json_atomically
+from core.files import short_repr
+from game.json_store import kind_of, read_json_object, write_json_atomically
 
 #: Largest magnitude of any statistic; keeps a hand-edited file from holding absurd numbers.
 MAX_VALUE = 10**12

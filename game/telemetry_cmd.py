@@ -7,15 +7,15 @@ Records go to standard output (or ``--out PATH``) and a summary to standard erro
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from ai.telemetry import ExportSummary, export_telemetry, telemetry_dir_from_env
+from core.files import open_atomically
+from game.terminal import silence_stdout
 
 PROG = "mdhearts telemetry"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -79,14 +79,12 @@ def _export(args: argparse.Namespace) -> tuple[Path, ExportSummary]:
     if args.out is None:
         return directory, export_telemetry(directory, sys.stdout, args.last)
     target = _usable_path(args.out, "--out")
-    with target.open("w", encoding="utf-8") as out:
-        return directory, export_telemetry(directory, out, args.last)
-
-
-def _silence_stdout() -> None:
-    """Point standard output at the null device, so the exit flush cannot fail again."""
-    with contextlib.suppress(OSError, ValueError, AttributeError, io.UnsupportedOperation):
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with open_atomically(target) as raw:
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        summary = export_telemetry(directory, out, args.last)
+        out.flush()
+        out.detach()  # the atomic writer closes the file itself
+    return directory, summary
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -104,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"{PROG}: error: {error}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # the reader stopped early (``| head``): not an error
-        _silence_stdout()
+        silence_stdout()
         return EXIT_OK
     except OSError as error:
         reason = getattr(error, "strerror", None) or str(error)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pygame
 
+from core.files import UserDirs
 from core.record import dumps_record
 from game.app import App
 from game.bot_requests import AsyncBots, InlineBots
-from game.paths import UserDirs
 from game.scene import Scene
 from game.scenes.menu import MenuScene
 from game.scenes.summary import HandSummary

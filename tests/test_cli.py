@@ -13,12 +13,13 @@ import platformdirs
 import pytest
 
 from ai.basic import FirstLegalBot
+from ai.registry import make_seat_bots
 from core.cards import card_text, parse_card
 from core.controller import Controller
 from core.observation import Observation
 from core.record import load_record
 from game import cli
-from game.autoplay import BotError, is_bot_seat, make_bots, play_bots
+from game.autoplay import BotError, play_bots
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -305,8 +306,8 @@ def test_rule_options_reach_the_match(run: Cli) -> None:
         (["--seed", "abc"], "invalid int value"),
         (["--seed", "-1"], "seed must be a whole number"),
         (["--seed", str(2**64)], "seed must be a whole number"),
-        (["--seats", "human,bot"], "4 comma-separated seat kinds"),
-        (["--seats", "human,robot,bot,bot"], "unknown seat kind"),
+        (["--seats", "human,bot"], "4 comma-separated seats"),
+        (["--seats", "human,robot,bot,bot"], "unknown seat 'robot'"),
         (["--seats", "human,engine:./no-such-program,bot,bot"], "no-such-program"),
         (["--no-such-rule"], "unrecognized arguments"),
     ],
@@ -321,7 +322,11 @@ def test_bad_new_options_are_refused(run: Cli, args: list[str], message: str) ->
 
 def test_save_and_load(run: Cli, tmp_path: Path) -> None:
     saved_status = _to_play_phase(run)
+    missing = tmp_path / "missing" / "copy.json"
+    assert "the folder does not exist" in run.refused("save", str(missing))
+    assert not missing.parent.exists()
     copy = tmp_path / "saved" / "copy.json"
+    copy.parent.mkdir()
     assert run("save", str(copy)) == 0 and "saved the match" in run.out
     assert copy.read_bytes() == run.state.read_bytes()
     _step(run)
@@ -394,6 +399,9 @@ def test_state_path_comes_from_the_environment(
 ) -> None:
     target = tmp_path / "from-env" / "state.json"
     monkeypatch.setenv(cli.STATE_ENV, str(target))
+    assert cli.main(["new", "--seed", "1"]) == 1  # a folder named by the person is not made
+    assert not target.parent.exists()
+    target.parent.mkdir()
     assert cli.main(["new", "--seed", "1"]) == 0
     assert target.exists()
     other = tmp_path / "flag.json"
@@ -405,10 +413,16 @@ def test_state_path_comes_from_the_environment(
     assert "MDH_CLI_STATE is set but empty" in capsys.readouterr().err
 
 
-def test_the_default_state_file_is_in_the_user_data_folder(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_default_state_file_is_in_the_user_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.delenv(cli.STATE_ENV)
-    expected = Path(platformdirs.user_data_dir("mdhearts")) / "cli-match.json"
-    assert cli.default_state_path() == expected
+    monkeypatch.setenv("MDH_HOME", str(tmp_path / "home"))
+    assert cli.default_state_path() == tmp_path / "home" / "data" / "cli-match.json"
+    assert (tmp_path / "home" / "data").is_dir()  # the program's own folder is made
+    monkeypatch.delenv("MDH_HOME")
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "plat"))
+    assert cli.default_state_path() == tmp_path / "plat" / "cli-match.json"
 
 
 def test_sheet_prints_the_score_sheet(run: Cli) -> None:
@@ -466,14 +480,13 @@ def test_a_nul_in_the_state_path_is_refused(capsys: pytest.CaptureFixture[str]) 
 def test_play_bots_stops_at_a_human_seat_and_at_the_end_of_the_hand() -> None:
     controller = Controller()
     controller.new_match(seed=1, seats=["human", "bot", "bot", "bot"])
-    events = play_bots(controller, make_bots(controller.seats))
+    events = play_bots(controller, make_seat_bots(controller.seats))
     assert [e.kind for e in events] == ["pass_submitted"] * 3
     assert controller.seats_to_act == [0]
-    assert play_bots(controller, make_bots(controller.seats)) == []
+    assert play_bots(controller, make_seat_bots(controller.seats)) == []
     everyone = {seat: FirstLegalBot() for seat in range(4)}
     events = play_bots(controller, everyone)
     assert controller.phase == "hand_over" and events[-1].kind == "hand_scored"
-    assert is_bot_seat("bot:hard") and not is_bot_seat("human") and not is_bot_seat("engine:x")
 
 
 def test_play_bots_reports_a_bot_that_breaks_the_rules() -> None:

@@ -18,10 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ai.registry import make_seat_bots
 from core.controller import Controller
 from core.record import dumps_record
 from game import cli
-from game.autoplay import make_bots, play_bots
+from game.autoplay import play_bots
 
 EXPECTED_CODES = {cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE}
 FUZZ = settings(
@@ -50,12 +51,12 @@ token = st.one_of(
 def _mid_hand_record() -> str:
     controller = Controller()
     controller.new_match(seed=21, seats=["human", "bot", "bot", "bot"])
-    play_bots(controller, make_bots(controller.seats))
+    play_bots(controller, make_seat_bots(controller.seats))
     hand = controller.hand(0)
     controller.submit_pass(0, hand[:3])
-    play_bots(controller, make_bots(controller.seats))
+    play_bots(controller, make_seat_bots(controller.seats))
     controller.play_card(0, controller.legal_cards(0)[0])
-    play_bots(controller, make_bots(controller.seats))
+    play_bots(controller, make_seat_bots(controller.seats))
     return dumps_record(controller)
 
 

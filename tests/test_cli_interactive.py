@@ -51,7 +51,8 @@ def test_a_whole_hand_by_menu_numbers_through_main(
     assert "hand scored" in out and "hand 2 dealt" in out
     controller = load_record(state)
     assert controller.hand_number == 2 and sum(controller.totals) in (26, 78)
-    files = {path.name.startswith("cli-"): path for path in state.parent.glob("*/*.ndjson")}
+    logs = state.parent.glob("*/*.ndjson")
+    files = {path.name.startswith("mdhearts-cli-"): path for path in logs}
     one_shot, session_file = files[True], files[False]
     assert len(one_shot.read_text().splitlines()) == 3  # the bots' passes after `new`
     records = [json.loads(line) for line in session_file.read_text().splitlines()]

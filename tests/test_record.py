@@ -18,6 +18,7 @@ from core import record
 from core.cards import mask_texts
 from core.controller import Controller
 from core.errors import HeartsError, RecordError
+from core.files import write_atomically
 from core.match import deal_for
 from core.record import (
     MAX_RECORD_BYTES,
@@ -28,10 +29,10 @@ from core.record import (
     record_from_dict,
     record_to_dict,
     save_record,
-    write_atomically,
 )
 from core.rules import RuleSet
 from core.scoresheet import rules_summary, score_sheet
+from core.seats import Seat
 
 RULE_VARIANTS = [
     {},
@@ -179,7 +180,7 @@ def version_1(controller: Controller) -> dict[str, Any]:
         "version": 1,
         "rules": match.rules.to_dict(),
         "seed": match.seed,
-        "seats": list(match.seats),
+        "seats": [str(seat) for seat in match.seats],
         "hands": [
             {"actions": [action.to_dict() for action in hand.actions]} for hand in match.hands
         ],
@@ -362,7 +363,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("seats a string", _set("seats", "human"), "'seats' must be a list of four"),
     ("three seats", _set("seats", ["human", "bot", "bot"]), "'seats' must be a list of four"),
     ("seat a number", _set("seats.1", 5), "seat 1"),
-    ("seat unknown", _set("seats.2", "alien"), "seat 2: unknown seat kind"),
+    ("seat unknown", _set("seats.2", "alien"), "seat 2: unknown seat 'alien'"),
     ("seat empty", _set("seats.3", ""), "seat 3"),
     ("seat too long", _set("seats.3", "bot:" + "x" * 600), "seat 3"),
     ("hands missing", _delete("hands"), "no 'hands'"),
@@ -558,10 +559,14 @@ def test_an_unreadable_file_is_refused(tmp_path: Path, monkeypatch: pytest.Monke
     path = tmp_path / "locked.json"
     path.write_text(_valid_text(), encoding="utf-8")
 
-    def refuse(self: Path, *args: object, **kwargs: object) -> None:
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "open", refuse)
+    def refuse(target: object, *args: object, **kwargs: object) -> int:
+        if Path(str(target)) == path:
+            raise PermissionError(13, "Permission denied")
+        return real_open(target, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(RecordError, match=r"cannot read .*Permission denied"):
         load_record(path)
 
@@ -661,7 +666,7 @@ def test_a_record_over_the_cap_is_not_saved(
 
 def test_write_atomically_makes_folders_and_leaves_no_temporary_file(tmp_path: Path) -> None:
     path = tmp_path / "a" / "b" / "record.json"
-    write_atomically(path, "first")
+    write_atomically(path, "first", make_folders=True)
     write_atomically(path, "second")
     assert path.read_text(encoding="utf-8") == "second"
     _only_file(path)
@@ -683,7 +688,7 @@ def test_rules_of_a_record_round_trip() -> None:
     assert controller.new_match(rules=rules, seed=3, seats=["bot:easy"] * 4).ok
     loaded = record_from_dict(record_to_dict(controller))
     assert loaded.rules == rules
-    assert loaded.seats == ("bot:easy",) * 4
+    assert loaded.seats == (Seat.parse("bot:easy"),) * 4
 
 
 # -- score sheet ------------------------------------------------------------------------------

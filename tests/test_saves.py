@@ -14,7 +14,8 @@ import pytest
 from positions import play_randomly
 
 from core.controller import Controller
-from core.record import MAX_RECORD_BYTES, dumps_record, write_atomically
+from core.files import write_atomically
+from core.record import MAX_RECORD_BYTES, dumps_record
 from game.saves import BackgroundSaver, discard_game, load_game
 
 
@@ -115,7 +116,7 @@ def test_a_save_that_cannot_be_read_is_left_in_place(
     def refuse(*args: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("game.saves.read_limited", refuse)
+    monkeypatch.setattr("game.saves.read_regular_file", refuse)
     controller, message = load_game(path)
     assert controller is None
     assert message == (

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from core.files import set_aside, user_dirs
 from core.rules import RuleSet
 from game import json_store
-from game.json_store import read_json_object, set_aside, write_json_atomically
-from game.paths import user_dirs
+from game.json_store import read_json_object, write_json_atomically
 from game.settings import (
     CARD_BACKS,
     DIFFICULTIES,
@@ -245,7 +245,7 @@ def test_a_file_that_cannot_be_read_is_left_in_place(
     def refuse(*args: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(json_store, "read_limited", refuse)
+    monkeypatch.setattr(json_store, "read_regular_file", refuse)
     settings, messages = load_settings(path)
     assert settings == Settings()
     assert messages == ["settings.json could not be read (Permission denied); defaults are used"]

@@ -17,9 +17,9 @@ import pytest
 from table_driver import SLOW_FRAME_S, Driver, make_dirs
 
 from core.controller import Controller
+from core.files import CORRUPT_SUFFIX
 from core.record import dumps_record, loads_record
 from game import app as app_module
-from game.json_store import CORRUPT_SUFFIX
 from game.scene import Scene
 from game.scenes import title as title_module
 from game.scenes.summary import HandSummary, MatchOverScene

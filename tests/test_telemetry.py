@@ -42,7 +42,7 @@ def make_files(folder: Path, count: int) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     files = []
     for index in range(count):
-        path = folder / f"old-{index:02d}.ndjson"
+        path = folder / f"mdhearts-old-{index:02d}.ndjson"
         path.write_text(json.dumps({"old": index}) + "\n")
         os.utime(path, (1_000_000 + index, 1_000_000 + index))
         files.append(path)
@@ -67,7 +67,7 @@ def test_the_log_appends_a_line_per_decision(tmp_path: Path) -> None:
     log = TelemetryLog(tmp_path / "new" / "folder", "session")
     log.record(decision())
     log.record(decision((0, 1, 2)))
-    assert log.records == 2 and log.path == tmp_path / "new" / "folder" / "session.ndjson"
+    assert log.records == 2 and log.path == tmp_path / "new" / "folder" / "mdhearts-session.ndjson"
     records = lines(log.path)
     assert [record["kind"] for record in records] == ["play", "pass"]
     assert all(set(record) == FIELDS for record in records)
@@ -98,7 +98,7 @@ def test_a_folder_that_cannot_be_written_turns_the_log_off_once(tmp_path: Path) 
 
 def test_the_environment_chooses_the_folder_and_the_switch(tmp_path: Path) -> None:
     log, warnings = telemetry_from_env({"MDH_TELEMETRY_DIR": str(tmp_path)}, "x")
-    assert log is not None and log.path == tmp_path / "x.ndjson" and warnings == []
+    assert log is not None and log.path == tmp_path / "mdhearts-x.ndjson" and warnings == []
     assert telemetry_from_env({"MDH_TELEMETRY": "0"}) == (None, [])
     for bad_dir in ("", "  ", "a\x00b"):
         log, warnings = telemetry_from_env({"MDH_TELEMETRY_DIR": bad_dir})
@@ -110,8 +110,8 @@ def test_the_environment_chooses_the_folder_and_the_switch(tmp_path: Path) -> No
 
 def test_export_concatenates_oldest_first_and_skips_broken_lines(tmp_path: Path) -> None:
     make_files(tmp_path, 3)
-    (tmp_path / "old-01.ndjson").write_text('{"old": 1}\n{"cut sh\n[1]\n\n')
-    os.utime(tmp_path / "old-01.ndjson", (1_000_001, 1_000_001))
+    (tmp_path / "mdhearts-old-01.ndjson").write_text('{"old": 1}\n{"cut sh\n[1]\n\n')
+    os.utime(tmp_path / "mdhearts-old-01.ndjson", (1_000_001, 1_000_001))
     out = io.StringIO()
     summary = export_telemetry(tmp_path, out)
     assert [json.loads(line) for line in out.getvalue().splitlines()] == [
@@ -179,3 +179,57 @@ def test_a_bad_telemetry_folder_never_stops_the_cli(
     monkeypatch.setenv("MDH_TELEMETRY_DIR", "")
     monkeypatch.setenv("MDH_TELEMETRY", "0")
     assert cli.main(["--state", state, "status"]) == 0
+
+
+def test_rotation_never_touches_files_it_did_not_name(tmp_path: Path) -> None:
+    """Another program's ``*.ndjson`` files in the folder stay, however many there are."""
+    foreign = []
+    for index in range(30):
+        path = tmp_path / f"other-{index:02d}.ndjson"
+        path.write_text('{"theirs": true}\n')
+        os.utime(path, (1_000 + index, 1_000 + index))
+        foreign.append(path)
+    ours = make_files(tmp_path, 7)
+    log = TelemetryLog(tmp_path, "now", keep=5)
+    log.record(decision())
+    assert all(path.exists() for path in foreign)
+    assert telemetry_files(tmp_path) == [*ours[-4:], log.path]
+    out = io.StringIO()
+    export_telemetry(tmp_path, out)
+    assert "theirs" not in out.getvalue()
+
+
+def test_the_telemetry_folder_follows_mdh_home(tmp_path: Path) -> None:
+    log, warnings = telemetry_from_env({"MDH_HOME": str(tmp_path)}, "x")
+    assert warnings == [] and log is not None
+    assert log.directory == tmp_path / "log" / "telemetry"
+
+
+def test_export_skips_a_deeply_nested_line(tmp_path: Path) -> None:
+    make_files(tmp_path, 1)
+    deep = tmp_path / "mdhearts-deep.ndjson"
+    deep.write_text("[" * 200_000 + "]" * 200_000 + "\n" + '{"a": ' * 50 + "1" + "}" * 50 + "\n")
+    out = io.StringIO()
+    summary = export_telemetry(tmp_path, out)
+    assert (summary.records, summary.skipped_lines) == (1, 2)
+
+
+def test_export_out_is_replaced_only_by_a_whole_export(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    make_files(tmp_path / "t", 2)
+    out = tmp_path / "all.ndjson"
+    out.write_text("earlier export\n")
+    out.chmod(0o640)
+
+    def fail_midway(directory: Path, stream: io.TextIOBase, last: int | None = None) -> None:
+        stream.write('{"partial": 1}\n')
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("game.telemetry_cmd.export_telemetry", fail_midway)
+    assert mdhearts(["telemetry", "export", "--dir", str(tmp_path / "t"), "--out", str(out)]) == 1
+    assert out.read_text() == "earlier export\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.ndjson", "t"]
+    monkeypatch.undo()
+    assert mdhearts(["telemetry", "export", "--dir", str(tmp_path / "t"), "--out", str(out)]) == 0
+    assert out.read_text().count("old") == 2 and (out.stat().st_mode & 0o777) == 0o640

@@ -26,6 +26,7 @@ from ai.think import (
 from core.cards import cards_of
 from core.controller import Controller
 from core.observation import Observation
+from core.seats import parse_seats
 from game.autoplay import BotSeats, RunnerBot
 
 
@@ -252,7 +253,8 @@ def test_bot_seats_pick_the_runner_and_the_difficulty() -> None:
         base=ThinkConfig(difficulty="first"),
     )
     assert warnings == [] and seats.telemetry is None
-    assert seats.names(("human", "bot", "bot:random", "engine:x")) == {1: "easy", 2: "random"}
+    lineup = parse_seats(("human", "bot", "bot:random", "engine:x"))
+    assert seats.names(lineup) == {1: "easy", 2: "random"}
     assert isinstance(seats.runner(["easy", "first"]), DirectRunner)
     forced = BotSeats(use_worker=False)
     assert isinstance(forced.runner(["some:searcher"]), DirectRunner)

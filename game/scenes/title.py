@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.registry import SeatRefused, check_seats
 from core.cards import parse_cards
+from core.seats import Seat, engine_seats
 from game.scenes.menu import MenuItem, MenuScene
 from game.scenes.pages import help_page, stats_page
 from game.scenes.settings_menu import settings_menu
@@ -21,6 +24,8 @@ TITLE_WARM_BUDGET_S = 0.03
 LEFT_FAN = tuple(parse_cards("TH JH QH KH AH"))
 RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
 FAN_STEP_DEGREES = 11.0
+#: How long a message about the saved match stays up.
+LONG_TOAST_SECONDS = 8.0
 
 
 def start_match(app: App, watch: bool = False) -> None:
@@ -41,22 +46,77 @@ def start_match(app: App, watch: bool = False) -> None:
         app.save_game(session.controller)
 
 
-def continue_match(app: App) -> bool:
-    """Show the saved match at the table; False when there is none to continue."""
+def table_seat_problem(seats: Sequence[Seat]) -> str | None:
+    """Say why the table cannot play a match with these seats (None when it can).
+
+    The table seats the person at seat 0 (or nobody, to watch); every other seat must be a
+    bot or an engine program this program knows how to run. Nothing is started here.
+    """
+    others = [number for number, seat in enumerate(seats) if seat.is_human and number != 0]
+    if others:
+        return (
+            f"the saved match has a person at seat {others[0]}, and the table seats you at "
+            "seat 0 only: play it with mdhearts cli"
+        )
+    try:
+        check_seats(seats, allow_engines=True)
+    except SeatRefused as refused:
+        return f"the saved match cannot be played here: {refused}"
+    return None
+
+
+def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
+    """Show the saved match at the table; False when there is none to continue.
+
+    A match with seats played by programs (``engine:``) asks the person first, default No;
+    one the table cannot play is left on disk untouched with a message.
+    """
     from game.scenes.table import TableScene
 
     controller = app.load_saved_game()
     if controller is None:
         return False
+    problem = table_seat_problem(controller.seats)
+    if problem is not None:
+        app.toast(problem[:1].upper() + problem[1:], LONG_TOAST_SECONDS)
+        return False
+    engines = engine_seats(controller.seats)
+    if engines and not programs_allowed:
+        app.stack.push(_consent_menu(app, engines))
+        return True
     names = {
-        seat: kind.partition(":")[2] or "normal"
-        for seat, kind in enumerate(controller.seats)
-        if kind != "human"
+        number: str(seat) if seat.is_engine else seat.bot_name(app.think.difficulty)
+        for number, seat in enumerate(controller.seats)
+        if not seat.is_human
     }
     app.bots.cancel_all()
     session = TableSession(controller, names, app.bots, app.think.limit_ms)
     app.stack.replace(TableScene(app, session, resumed=True))
     return True
+
+
+def _consent_menu(app: App, engines: dict[int, Seat]) -> MenuScene:
+    """Ask before the saved match's engine programs are started; the first item is No."""
+    commands = "; ".join(f"seat {number}: {seat.command}" for number, seat in engines.items())
+
+    def close() -> None:
+        app.stack.pop()
+
+    def start() -> None:
+        close()
+        continue_match(app, programs_allowed=True)
+
+    return MenuScene(
+        app,
+        "Start programs on this computer?",
+        [
+            MenuItem("No, do not start them", close),
+            MenuItem("Yes, start them and continue", start),
+        ],
+        subtitle=f"The saved match has seats played by programs: {commands}",
+        back=close,
+        overlay=True,
+    )
 
 
 class TitleScene(MenuScene):
@@ -67,10 +127,12 @@ class TitleScene(MenuScene):
         self._turned: dict[tuple[int, int, float], pygame.Surface] = {}
 
         def resume() -> None:
+            had_file = app.dirs.save_file.exists()
             if not continue_match(app):
                 self.has_saved_game = False
                 self._move(1)
-                app.toast("There is no saved match to continue")
+                if not had_file:
+                    app.toast("There is no saved match to continue")
 
         super().__init__(
             app,

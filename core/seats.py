@@ -1,0 +1,153 @@
+"""Who plays a seat: a person here, a built-in bot, or an external engine program.
+
+The one owner of the seat grammar, used by the controller, records and every front end::
+
+    human                 a person at this program
+    bot                   the front end's default bot
+    bot:NAME              a built-in bot by name, e.g. ``bot:hard``
+    bot:NAME@MSms         ... with a think time, e.g. ``bot:hard@250ms``
+    engine:COMMAND        an external program speaking the engine protocol
+
+A ``Seat`` parses and prints itself (``Seat.parse("bot:hard")``, ``str(seat)``). Whether a
+bot name is known is for ``ai`` to say; whether an engine's program may run is for the person
+to say (a front end asks before a record's engine seat starts anything).
+
+>>> Seat.parse("bot:hard@250ms")
+Seat.parse('bot:hard@250ms')
+>>> Seat.parse("bot:hard@250ms").bot_name()
+'hard@250ms'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from core.errors import HeartsError
+
+HUMAN = "human"
+BOT = "bot"
+ENGINE = "engine"
+#: Longest seat text accepted (an engine command with its arguments).
+MAX_SEAT_TEXT = 500
+_BOT_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
+_THINK = re.compile(r"([1-9][0-9]{0,6})ms")
+
+
+class SeatError(HeartsError):
+    """A seat text that is not ``human``, ``bot[:NAME[@MSms]]`` or ``engine:COMMAND``."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's player: ``kind`` is ``human``, ``bot`` or ``engine``.
+
+    ``bot`` is a bot seat's name ("" for the front end's default bot), ``think_ms`` its think
+    time (None for the default), ``command`` an engine seat's command line.
+    """
+
+    kind: str
+    bot: str = ""
+    think_ms: int | None = None
+    command: str = ""
+
+    @classmethod
+    def parse(cls, text: object) -> Seat:
+        """Return the seat a text names; raise SeatError saying what is wrong."""
+        if isinstance(text, Seat):
+            return text
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_SEAT_TEXT:
+            raise SeatError(f"a seat must be a short text, got {_short(text)}")
+        if text == HUMAN:
+            return cls(HUMAN)
+        if text == BOT:
+            return cls(BOT)
+        prefix, colon, rest = text.partition(":")
+        if colon and prefix == ENGINE:
+            if not rest.strip():
+                raise SeatError("an engine seat needs a command: engine:COMMAND")
+            return cls(ENGINE, command=rest.strip())
+        if colon and prefix == BOT:
+            name, at, think = rest.partition("@")
+            if not _BOT_NAME.fullmatch(name):
+                raise SeatError(
+                    f"bad bot name {_short(name)} in {_short(text)}: "
+                    "use bot:NAME with a lowercase name such as bot:hard"
+                )
+            if not at:
+                return cls(BOT, name)
+            matched = _THINK.fullmatch(think)
+            if matched is None:
+                raise SeatError(f"bad think time in {_short(text)}: write it as bot:{name}@250ms")
+            return cls(BOT, name, int(matched.group(1)))
+        raise SeatError(
+            f"unknown seat {_short(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
+            "or engine:COMMAND)"
+        )
+
+    def __str__(self) -> str:
+        if self.kind == ENGINE:
+            return f"{ENGINE}:{self.command}"
+        if self.kind == BOT and self.bot:
+            return f"{BOT}:{self.bot_name()}"
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"Seat.parse({str(self)!r})"
+
+    @property
+    def is_human(self) -> bool:
+        """Return whether a person at this program plays the seat."""
+        return self.kind == HUMAN
+
+    @property
+    def is_bot(self) -> bool:
+        """Return whether a built-in bot plays the seat."""
+        return self.kind == BOT
+
+    @property
+    def is_engine(self) -> bool:
+        """Return whether an external program plays the seat."""
+        return self.kind == ENGINE
+
+    def bot_name(self, default: str = "") -> str:
+        """Return a bot seat's registry name with its think time, e.g. ``hard@250ms``.
+
+        A plain ``bot`` seat gives ``default`` (the front end's default bot).
+        """
+        name = self.bot or default
+        return f"{name}@{self.think_ms}ms" if self.think_ms is not None else name
+
+
+HUMAN_SEAT = Seat(HUMAN)
+DEFAULT_SEATS = (HUMAN_SEAT, Seat(BOT), Seat(BOT), Seat(BOT))
+
+
+def parse_seats(texts: Iterable[object]) -> tuple[Seat, Seat, Seat, Seat]:
+    """Return four seats from four seat texts; raise SeatError naming the bad seat."""
+    items = list(texts)
+    if len(items) != 4:
+        raise SeatError(f"a match has 4 seats, got {len(items)}")
+    seats = []
+    for number, text in enumerate(items):
+        try:
+            seats.append(Seat.parse(text))
+        except SeatError as error:
+            raise SeatError(f"seat {number}: {error}") from None
+    return seats[0], seats[1], seats[2], seats[3]
+
+
+def seat_texts(seats: Iterable[Seat]) -> tuple[str, ...]:
+    """Return the text of each seat, as records and events hold them."""
+    return tuple(str(seat) for seat in seats)
+
+
+def engine_seats(seats: Iterable[Seat]) -> dict[int, Seat]:
+    """Return the seats played by external programs, keyed by seat number."""
+    return {number: seat for number, seat in enumerate(seats) if seat.is_engine}
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
