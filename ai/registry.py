@@ -115,6 +115,11 @@ def check_seats(seats: Sequence[Seat], *, allow_engines: bool) -> None:
                     "unknown_bot",
                     number,
                 )
+            if seat.think_ms is not None:
+                try:  # only some bots have a think time to set
+                    close_bot(make_bot(seat.bot_name(DEFAULT_SEAT_BOT)))
+                except ValueError as error:
+                    raise SeatRefused(f"seat {number}: {error}", "unknown_bot", number) from None
         elif seat.is_engine:
             if not allow_engines:
                 raise SeatRefused(
