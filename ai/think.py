@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget
 from ai.external import ENGINE_PREFIX
+from ai.normal_params import MOON_GATES
 from ai.registry import BOTS, DEFAULT_SEAT_BOT, is_registered, make_bot
 from core.cards import DECK_SIZE, cards_of, has_card
 from core.observation import Observation
@@ -39,6 +40,8 @@ LIMIT_ENV = "MDH_THINK_LIMIT_MS"
 FALLBACK_ENV = "MDH_THINK_FALLBACK"
 #: Every ``MDH_MOON_<NAME>=<number>`` sets the moon gate ``<name>``.
 MOON_ENV_PREFIX = "MDH_MOON_"
+#: The gate names those variables may use (``MDH_MOON_CONSIDER`` sets ``consider``).
+MOON_GATE_NAMES = tuple(gate.removeprefix("moon_") for gate in MOON_GATES)
 
 FALLBACKS = ("heuristic", "first_legal")
 DEFAULT_LIMIT_MS = 1000.0
@@ -132,8 +135,10 @@ def think_config_from_env(
                 updates[key] = parse(text)
             elif name.startswith(MOON_ENV_PREFIX):
                 gate = name[len(MOON_ENV_PREFIX) :].lower()
-                if not gate.replace("_", "").isalnum() or not gate.isascii():
-                    raise ValueError("the gate name must be letters, digits and _")
+                if gate not in MOON_GATE_NAMES:
+                    raise ValueError(
+                        f"no moon gate is named {gate!r:.30} (known: {', '.join(MOON_GATE_NAMES)})"
+                    )
                 gates[gate] = _parse_gate(text)
         except ValueError as error:
             warnings.append(f"ignoring {name}={text!r:.40}: {error}")

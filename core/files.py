@@ -100,9 +100,7 @@ def default_user_dirs() -> UserDirs:
     )
 
 
-def folder_from_env(
-    environ: Mapping[str, str], name: str, default: Path
-) -> tuple[Path, list[str]]:
+def folder_from_env(environ: Mapping[str, str], name: str, default: Path) -> tuple[Path, list[str]]:
     """Return the folder named by the variable ``name`` (``default`` when unset), and warnings.
 
     A value that no file system accepts (blank, or with a NUL) is ignored with a warning.

@@ -37,7 +37,7 @@ from core.record import load_record, save_record
 from core.rules import FIRST_LEADS, MOON_MODES, RuleSet, pass_receiver, pass_sender
 from core.seats import Seat, parse_seats, seat_texts
 from game.autoplay import BotError, BotSeats
-from game.terminal import silence_stdout, write
+from game.terminal import silence_stdout, tell, write
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 STATE_ENV = "MDH_CLI_STATE"
@@ -737,7 +737,7 @@ def _run(argv: list[str]) -> int:
     try:
         args = parser.parse_args(argv)
     except CliError as error:
-        write(sys.stderr, f"{error.usage}{PROG}: error: {error}\n")
+        tell(f"{error.usage}{PROG}: error: {error}\n")
         return error.code
     except SystemExit as stop:  # --help
         return stop.code if isinstance(stop.code, int) else EXIT_OK
@@ -757,14 +757,14 @@ def _run(argv: list[str]) -> int:
             raise CliError("give a command (see `mdhearts cli --help`)", EXIT_USAGE)
         args.players, warnings = bot_seats(telemetry_name=one_shot_telemetry_name())
         for warning in warnings:
-            write(sys.stderr, f"{PROG}: warning: {warning}\n")
+            tell(f"{PROG}: warning: {warning}\n")
         try:
             with state_lock(state):
                 outcome = args.handler(args, state)
         finally:
             args.players.close()
     except CliError as error:
-        write(sys.stderr, f"{PROG}: error: {error}\n")
+        tell(f"{PROG}: error: {error}\n")
         if as_json:
             report_output(json.dumps({"ok": False, "error": str(error)}) + "\n")
         return error.code
@@ -797,8 +797,7 @@ def report_output(text: str) -> None:
         sys.stdout.flush()
     except (OSError, ValueError):
         silence_stdout()
-        with contextlib.suppress(OSError, ValueError):
-            write(sys.stderr, f"{PROG}: warning: the output could not be written\n")
+        tell(f"{PROG}: warning: the output could not be written\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -806,8 +805,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:
-        write(sys.stderr, "\ninterrupted\n")
+        tell("\ninterrupted\n")
         return 130
     except Exception as error:  # a bug: report it briefly instead of a traceback
-        write(sys.stderr, f"{PROG}: internal error: {type(error).__name__}: {error}\n")
+        tell(f"{PROG}: internal error: {type(error).__name__}: {error}\n")
         return EXIT_INTERNAL

@@ -156,6 +156,11 @@ def test_malformed_requests_get_specific_errors(payload: object, message: str) -
         ("[" * 10_000 + "]" * 10_000, "not valid JSON"),
         (b"\xff\xfe{}", "not valid JSON: the line is not UTF-8 text"),
         ("x" * (MAX_LINE_BYTES + 1), "line too long"),
+        (
+            '{"type": "legal", "type": "quit"}',
+            "not valid JSON: the key 'type' appears twice in one object",
+        ),
+        ('{"type": "quit", "id": 1, "id": 2}', "the key 'id' appears twice"),
     ],
 )
 def test_malformed_lines_get_errors(line: str | bytes, message: str) -> None:
@@ -163,6 +168,14 @@ def test_malformed_lines_get_errors(line: str | bytes, message: str) -> None:
     assert reply is not None
     assert message in reply.data["error"]
     assert "id" not in reply.data
+
+
+def test_a_pass_on_a_hold_hand_is_refused_for_that_reason() -> None:
+    hand = ["2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]
+    line = json.dumps({"type": "pass", "seat": 0, "hand": hand, "direction": "hold"})
+    reply = handle_line(line, BOT)
+    assert reply is not None
+    assert reply.data == {"error": "no cards are passed on a hold hand"}
 
 
 def test_blank_lines_are_ignored() -> None:

@@ -111,6 +111,15 @@ def test_each_invalid_variable_is_ignored_with_one_warning() -> None:
             assert sum(f"ignoring {name}=" in warning for warning in warnings) == 1
 
 
+def test_a_mistyped_moon_gate_name_is_refused_with_the_known_names() -> None:
+    config, warnings = think_config_from_env({"MDH_MOON_CONSDER": "0.5"})
+    assert config.moon_gates == {}
+    assert warnings == [
+        "ignoring MDH_MOON_CONSDER='0.5': no moon gate is named 'consder' "
+        "(known: consider, commit, pass, defend_points, defend_hearts_left)"
+    ]
+
+
 @pytest.mark.parametrize("limit", ["0", "-5", "1e9", "fast", "", "inf"])
 def test_bad_limits_are_refused(limit: str) -> None:
     config, warnings = think_config_from_env({"MDH_THINK_LIMIT_MS": limit})
