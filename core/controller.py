@@ -16,7 +16,14 @@ from core.actions import Action, PassAction, PlayAction
 from core.cards import cards_of, parse_card, parse_cards
 from core.errors import HeartsError, IllegalActionError
 from core.hand import HandState, Trick
-from core.match import MAX_SEED, HandRecord, MatchState, validate_seed
+from core.match import (
+    MAX_SEED,
+    NO_EARLIER_HANDS,
+    EarlierHands,
+    HandRecord,
+    MatchState,
+    validate_seed,
+)
 from core.observation import Observation
 from core.rules import RuleSet
 from core.scoring import HandScore, match_winner
@@ -144,7 +151,7 @@ class Controller:
         self._match.hands.append(record)
         self._hand = HandState.new(self._match.rules, record.direction, record.deal)
         self._redo.clear()
-        return Result(True, (ev.HandStarted(len(self._match.hands), record.direction),))
+        return Result(True, (ev.HandStarted(self.hand_number, record.direction),))
 
     # -- replay -------------------------------------------------------------------------------
 
@@ -156,23 +163,24 @@ class Controller:
         if not match.hands:
             raise HeartsError("a match has at least one hand")
         controller = cls()
-        replayed = MatchState(match.rules, match.seed, match.seats)
+        replayed = MatchState(match.rules, match.seed, match.seats, earlier=match.earlier)
         for index, record in enumerate(match.hands):
+            number = match.earlier.count + index + 1
             if index > 0:
                 result = controller.next_hand()
                 if not result.ok:
-                    raise HeartsError(f"hand {index + 1} cannot be dealt: {result.error}")
+                    raise HeartsError(f"hand {number} cannot be dealt: {result.error}")
             else:
                 replayed.hands.append(HandRecord(record.deal, record.direction))
                 controller._install(replayed, [])
             current = replayed.hands[-1]
             if (current.deal, current.direction) != (record.deal, record.direction):
-                raise HeartsError(f"hand {index + 1}: the deal or pass direction does not match")
-            for number, action in enumerate(record.actions, start=1):
+                raise HeartsError(f"hand {number}: the deal or pass direction does not match")
+            for step, action in enumerate(record.actions, start=1):
                 try:
                     controller._check(action)
                 except IllegalActionError as error:
-                    raise HeartsError(f"hand {index + 1}, action {number}: {error}") from None
+                    raise HeartsError(f"hand {number}, action {step}: {error}") from None
                 controller._apply(action)
         return controller
 
@@ -200,7 +208,7 @@ class Controller:
     @property
     def hand_number(self) -> int:
         """Return the 1-based number of the current hand (0 with no match)."""
-        return len(self._match.hands) if self._match else 0
+        return self._match.earlier.count + len(self._match.hands) if self._match else 0
 
     @property
     def pass_direction(self) -> str:
@@ -282,7 +290,10 @@ class Controller:
 
     @property
     def hand_scores(self) -> list[HandScore]:
-        """Return the scores of every finished hand, the current one included once done."""
+        """Return the scores of every finished hand, the current one included once done.
+
+        Hands folded into ``match.earlier`` by a long match's record are not among them.
+        """
         scores = list(self._earlier_scores)
         if self._hand is not None and self._hand.phase == "done":
             scores.append(self._hand.score(self._totals_before_current()))
@@ -291,7 +302,7 @@ class Controller:
     @property
     def totals(self) -> tuple[int, int, int, int]:
         """Return the match totals, including the current hand once it is over."""
-        totals = [0, 0, 0, 0]
+        totals = list(self._earlier().totals)
         for score in self.hand_scores:
             for seat in range(4):
                 totals[seat] += score.points[seat]
@@ -326,8 +337,11 @@ class Controller:
         self._redo = []
         self._hand = self._replay_current()
 
+    def _earlier(self) -> EarlierHands:
+        return self._match.earlier if self._match else NO_EARLIER_HANDS
+
     def _totals_before_current(self) -> list[int]:
-        totals = [0, 0, 0, 0]
+        totals = list(self._earlier().totals)
         for score in self._earlier_scores:
             for seat in range(4):
                 totals[seat] += score.points[seat]

@@ -43,16 +43,35 @@ class HandRecord:
     actions: list[Action] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class EarlierHands:
+    """The hands a long match's record folds into a summary: how many, and their totals.
+
+    A record keeps its last hands in full; the ones before are summed up here, so no legal
+    match outgrows its record however long it runs.
+    """
+
+    count: int = 0
+    totals: tuple[int, int, int, int] = (0, 0, 0, 0)
+
+
+NO_EARLIER_HANDS = EarlierHands()
+
+
 @dataclass
 class MatchState:
-    """Everything that defines a match; the current hand is the last one."""
+    """Everything that defines a match; the current hand is the last one.
+
+    ``hands`` are the hands after ``earlier`` (none, unless a long match was loaded).
+    """
 
     rules: RuleSet
     seed: int
     seats: tuple[Seat, Seat, Seat, Seat]
     hands: list[HandRecord] = field(default_factory=list)
+    earlier: EarlierHands = NO_EARLIER_HANDS
 
     def new_hand_record(self) -> HandRecord:
         """Return the record of the next hand to deal (not yet appended)."""
-        index = len(self.hands)
+        index = self.earlier.count + len(self.hands)
         return HandRecord(deal_for(self.seed, index), self.rules.direction_of_hand(index))

@@ -31,21 +31,38 @@ from core.files import (
     write_atomically,
 )
 from core.hand import HandState, validate_deal
-from core.match import HandRecord, MatchState, deal_for, validate_seed
+from core.match import (
+    NO_EARLIER_HANDS,
+    EarlierHands,
+    HandRecord,
+    MatchState,
+    deal_for,
+    validate_seed,
+)
 from core.rules import RuleSet
+from core.scoring import HandScore
 from core.seats import Seat, parse_seats, seat_texts
 
 RECORD_FORMAT = "mdhearts-record"
-RECORD_VERSION = 2
-#: Largest record file (and record text) that is read; larger ones are refused unread.
-MAX_RECORD_BYTES = 2 * 1024 * 1024
-#: Most hands a record may hold; keeps a record given as data as cheap as one read from a file.
-MAX_HANDS = 2000
+RECORD_VERSION = 3
+#: Most hands a record keeps in full; a longer match folds the hands before into ``earlier``.
+MAX_HANDS = 500
+#: Most bytes one hand takes in a record (its deal, 64 actions and points; about 1.9 KiB).
+MAX_HAND_BYTES = 2304
+#: Most bytes a record takes besides its hands (rules, seats, totals, redo, earlier).
+MAX_HEADER_BYTES = 32 * 1024
+#: Largest record file (and record text) that is read; larger ones are refused unread. Sized
+#: from the limits above, so the record of any legal match fits.
+MAX_RECORD_BYTES = MAX_HANDS * MAX_HAND_BYTES + MAX_HEADER_BYTES
+#: Most hands ``earlier`` may sum up (a match of a person's lifetime, many times over).
+MAX_EARLIER_HANDS = 10**9
+#: Most points one seat can score in one hand, either way (a moon with the J♦: 26 + 10).
+_MOST_HAND_POINTS = 36
 #: Deepest nesting of lists and objects in a record (a well-formed one needs 6).
 MAX_NESTING = 10
 
 _REQUIRED_KEYS = ("format", "version", "rules", "seed", "seats", "hands")
-_OPTIONAL_KEYS = ("totals", "redo")
+_OPTIONAL_KEYS = ("totals", "redo", "earlier")
 _HAND_KEYS = ("direction", "deal", "actions")
 _OPTIONAL_HAND_KEYS = ("points",)
 
@@ -59,8 +76,10 @@ def record_to_dict(controller: Controller) -> dict[str, Any]:
     if match is None:
         raise RecordError("no match in progress to save")
     scores = controller.hand_scores
+    folded = max(0, len(match.hands) - MAX_HANDS)
+    earlier = _fold(match.earlier, scores[:folded])
     hands = []
-    for index, hand in enumerate(match.hands):
+    for index, hand in enumerate(match.hands[folded:], start=folded):
         hands.append(
             {
                 "direction": hand.direction,
@@ -78,14 +97,28 @@ def record_to_dict(controller: Controller) -> dict[str, Any]:
         "hands": hands,
         "totals": list(controller.totals),
         "redo": [action.to_dict() for action in controller.redo_actions],
+        **(
+            {"earlier": {"hands": earlier.count, "totals": list(earlier.totals)}}
+            if earlier.count
+            else {}
+        ),
     }
+
+
+def _fold(earlier: EarlierHands, scores: Sequence[HandScore]) -> EarlierHands:
+    """Return ``earlier`` with these finished hands' scores folded in."""
+    totals = list(earlier.totals)
+    for score in scores:
+        for seat in range(4):
+            totals[seat] += score.points[seat]
+    return EarlierHands(earlier.count + len(scores), (totals[0], totals[1], totals[2], totals[3]))
 
 
 def dumps_record(controller: Controller) -> str:
     """Return the record of ``controller`` as JSON text: one field per line, one hand per line.
 
     Raise RecordError if the text would exceed ``MAX_RECORD_BYTES``, since it could not be
-    loaded again.
+    loaded again (the limits make that impossible for a legal match).
     """
     fields = []
     for key, value in record_to_dict(controller).items():
@@ -183,17 +216,18 @@ def _controller_from(data: object) -> Controller:
     rules = _parse_rules(record["rules"])
     seed = _parse_seed(record["seed"])
     seats = _parse_seats(record["seats"])
+    earlier = _parse_earlier(record.get("earlier"))
     hands = record["hands"]
     if not isinstance(hands, list) or not 1 <= len(hands) <= MAX_HANDS:
         raise RecordError(f"'hands' must be a list of 1 to {MAX_HANDS} hands, got {_kind(hands)}")
     parsed = [
-        _parse_hand(index, hand, rules, seed, last=index == len(hands) - 1)
+        _parse_hand(earlier.count + index, hand, rules, seed, last=index == len(hands) - 1)
         for index, hand in enumerate(hands)
     ]
-    match = MatchState(rules, seed, seats, [hand for hand, _ in parsed])
+    match = MatchState(rules, seed, seats, [hand for hand, _ in parsed], earlier)
     with _context("the play breaks the rules"):
         controller = Controller.from_match(match)
-    _check_points(controller, [points for _, points in parsed], record.get("totals"))
+    _check_points(controller, [points for _, points in parsed], record.get("totals"), earlier)
     _restore_redo(controller, record.get("redo", []))
     return controller
 
@@ -231,8 +265,18 @@ def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "version": 2, "hands": upgraded, "totals": None, "redo": []}
 
 
+def _migrate_v2(data: dict[str, Any]) -> dict[str, Any]:
+    """Upgrade a version 2 record: version 3 only adds the optional ``earlier``."""
+    if "earlier" in data:
+        raise RecordError("unknown key 'earlier' in a version 2 record")
+    return {**data, "version": 3}
+
+
 #: Migration steps: each takes a record of version N and returns one of version N + 1.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _migrate_v1}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _migrate_v1,
+    2: _migrate_v2,
+}
 
 
 def _migrate(data: dict[str, Any]) -> dict[str, Any]:
@@ -278,6 +322,25 @@ def _parse_seats(data: object) -> tuple[Seat, Seat, Seat, Seat]:
         raise RecordError(f"'seats' must be a list of four seats, got {_kind(data)}")
     with _context():
         return parse_seats(data)
+
+
+def _parse_earlier(data: object) -> EarlierHands:
+    """Check the summary of the hands a long match folded; none when absent."""
+    if data is None:
+        return NO_EARLIER_HANDS
+    where = "'earlier'"
+    if not isinstance(data, dict):
+        raise RecordError(f"{where} must be an object, got {_kind(data)}")
+    _check_keys(data, ("hands", "totals"), (), where)
+    count = data["hands"]
+    if not _is_whole(count) or not 1 <= count <= MAX_EARLIER_HANDS:
+        raise RecordError(f"{where}: 'hands' must be a whole number from 1 to {MAX_EARLIER_HANDS}")
+    totals = data["totals"]
+    _check_four_whole(totals, f"{where}: 'totals'")
+    reach = _MOST_HAND_POINTS * count
+    if any(abs(total) > reach for total in totals):
+        raise RecordError(f"{where}: {count} hands cannot give the totals {totals}")
+    return EarlierHands(count, (totals[0], totals[1], totals[2], totals[3]))
 
 
 def _parse_hand(
@@ -333,19 +396,23 @@ def _parse_deal(where: str, data: object) -> tuple[int, int, int, int]:
 
 
 def _check_points(
-    controller: Controller, points: Sequence[list[int] | None], totals: object
+    controller: Controller,
+    points: Sequence[list[int] | None],
+    totals: object,
+    earlier: EarlierHands,
 ) -> None:
     """Check the recorded points per hand and totals, where present, against the replay."""
     scores = controller.hand_scores
     for index, recorded in enumerate(points):
+        number = earlier.count + index + 1
         if recorded is None:
             continue
         if index >= len(scores):
-            raise RecordError(f"hand {index + 1} is not finished, so its 'points' must be null")
+            raise RecordError(f"hand {number} is not finished, so its 'points' must be null")
         played = list(scores[index].points)
         if recorded != played:
             raise RecordError(
-                f"hand {index + 1}: the recorded points {recorded} do not match the play {played}"
+                f"hand {number}: the recorded points {recorded} do not match the play {played}"
             )
     if totals is not None:
         _check_four_whole(totals, "'totals'")

@@ -21,6 +21,8 @@ from core.errors import RulesOptionError
 PASS_OFFSETS = {"left": 1, "across": 2, "right": 3, "hold": 0}
 MOON_MODES = ("add", "subtract", "auto")
 FIRST_LEADS = ("two_of_clubs", "any_club")
+#: Longest pass cycle: ample for any house rule, and it keeps a record's header small.
+MAX_PASS_CYCLE = 16
 
 # Bit flags handed to the fast kernel; they mirror the options of a RuleSet.
 FLAG_ANY_CLUB_LEAD = 1
@@ -74,8 +76,8 @@ class RuleSet:
         if isinstance(cycle, list):
             object.__setattr__(self, "pass_cycle", tuple(cycle))
             cycle = self.pass_cycle
-        if not isinstance(cycle, tuple) or not cycle:
-            raise RulesOptionError("pass_cycle must be a non-empty list of directions")
+        if not isinstance(cycle, tuple) or not 1 <= len(cycle) <= MAX_PASS_CYCLE:
+            raise RulesOptionError(f"pass_cycle must be a list of 1 to {MAX_PASS_CYCLE} directions")
         for direction in cycle:
             if not isinstance(direction, str) or direction not in PASS_OFFSETS:
                 raise RulesOptionError(

@@ -48,15 +48,20 @@ def score_sheet(controller: Controller) -> str:
 
     One row per finished hand (number, pass direction, points per seat, ``*`` after the points
     of a seat that shot the moon), then the totals, then the winner once the match is over.
+    The hands a long match's record folded are one row of their totals.
     """
     match = controller.match
     if match is None:
         raise HeartsError("no match in progress")
     header = ["Hand", "Pass", *(seat_name(seat) for seat in range(4))]
     rows = []
+    earlier = match.earlier
+    if earlier.count:
+        rows.append([f"1-{earlier.count}", "", *_points(earlier.totals, [""] * 4)])
     for index, score in enumerate(controller.hand_scores):
         marks = [MOON_MARK if seat == score.moon_shooter else "" for seat in range(4)]
-        rows.append([str(index + 1), match.hands[index].direction, *_points(score.points, marks)])
+        number = str(earlier.count + index + 1)
+        rows.append([number, match.hands[index].direction, *_points(score.points, marks)])
     totals = controller.totals
     footer = ["Total", "", *_points(totals, [""] * 4)]
     lines = [

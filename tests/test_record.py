@@ -338,7 +338,7 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("format a list", _set("format", ["mdhearts-record"]), "not an MDHearts record"),
     ("version missing", _delete("version"), "no 'version'"),
     ("version 0", _set("version", 0), "version 0 is not supported"),
-    ("version 3", _set("version", 3), "newer MDHearts"),
+    ("version 4", _set("version", 4), "newer MDHearts"),
     ("version text", _set("version", "2"), "'version' must be a whole number"),
     ("version float", _set("version", 2.0), "'version' must be a whole number"),
     ("version bool", _set("version", True), "'version' must be a whole number"),

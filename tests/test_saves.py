@@ -86,7 +86,7 @@ BAD_SAVES = {
     "empty": (lambda: b"", "empty"),
     "newer version": (_newer_version, "newer MDHearts"),
     "tampered deal": (_tampered, "the deal is not the one the seed gives"),
-    "huge": (lambda: b" " * (MAX_RECORD_BYTES + 1), "larger than 2048 KiB"),
+    "huge": (lambda: b" " * (MAX_RECORD_BYTES + 1), f"larger than {MAX_RECORD_BYTES // 1024} KiB"),
 }
 
 

@@ -61,7 +61,10 @@ def score_page(app: App, controller: Controller) -> TextPage:
         if controller.match is None:
             return ["No match in progress."]
         rows: list[Line] = [("Hand", *SEAT_NAMES)]
-        for number, score in enumerate(controller.hand_scores, start=1):
+        earlier = controller.match.earlier
+        if earlier.count:
+            rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
+        for number, score in enumerate(controller.hand_scores, start=earlier.count + 1):
             marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
             rows.append(
                 (str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True)))
