@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from positions import masks, play_randomly
@@ -13,7 +16,7 @@ from ai.bot import Bot, Budget
 from ai.easy import EasyBot
 from ai.hard import HardBot, moon_shifts, pass_candidates
 from ai.tournament import play_hand
-from core.cards import card_text, cards_of, mask_of, parse_card, parse_cards
+from core.cards import card_text, cards_of, mask_of, parse_card, parse_cards, rank_of
 from core.controller import Controller
 from core.hand import HandState
 from core.match import deal_for
@@ -47,41 +50,106 @@ SPADES_DEAL = (
 )
 
 
-def test_ducks_under_a_trick_holding_the_queen() -> None:
-    observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
-    assert decide(observation) in {"2S", "3S", "TS", "JS"}
+def legal_texts(observation: Observation) -> frozenset[str]:
+    """Return the observing seat's legal cards as text."""
+    return frozenset(card_text(card) for card in cards_of(observation.legal_mask()))
 
 
-def test_gives_the_queen_away_under_the_ace() -> None:
-    deal = (
-        SPADES_DEAL[0],
-        SPADES_DEAL[1].replace("KS", "AS"),
-        SPADES_DEAL[2],
-        SPADES_DEAL[3].replace("AS", "KS"),
-    )
-    assert decide(scripted(deal, f"{FIRST_TRICK} AS")) == "QS"
+# Seat 1 wins the first trick with the A♠ swapped in for its K♠.
+ACE_DEAL = (
+    SPADES_DEAL[0],
+    SPADES_DEAL[1].replace("KS", "AS"),
+    SPADES_DEAL[2],
+    SPADES_DEAL[3].replace("AS", "KS"),
+)
+
+# Seat 1 wins tricks 1 (A♣) and 3 (K♣); on trick 2 seat 3, void in diamonds, breaks hearts on
+# seat 2's A♦. Seat 1 then leads with the A♥ as its only heart: leading it takes every heart
+# the others must follow with, while a low spade or diamond cannot win.
+HEARTS_DEAL = (
+    "2C 3C 4C 2D 4D 5D 6D 9D TS JS TH JH QH",
+    "AC KC 8C 3D 7D 8D 2S 3S 4S 5S 6S 7S AH",
+    "5C 6C 7C 9C TD JD QD KD AD QS KS AS KH",
+    "TC JC QC 8S 9S 2H 3H 4H 5H 6H 7H 8H 9H",
+)
+HEARTS_PLAYS = "2C AC 5C TC 3D AD 2H 4D 6C JC 3C KC"
 
 
-def test_does_not_lead_the_ace_of_spades_while_the_queen_is_out() -> None:
-    deal = (
-        SPADES_DEAL[0],
-        SPADES_DEAL[1].replace("KS", "AS"),
-        SPADES_DEAL[2],
-        SPADES_DEAL[3].replace("AS", "KS"),
-    )
-    observation = scripted(deal, FIRST_TRICK)
-    assert observation.seat == 1
-    assert decide(observation) != "AS"
+def puzzles() -> list[tuple[str, Observation, frozenset[str]]]:
+    """Return positions whose right move follows from reasoning, with every acceptable card."""
+    ace_lead = scripted(ACE_DEAL, FIRST_TRICK)
+    assert ace_lead.seat == 1
+    hearts_lead = scripted(HEARTS_DEAL, HEARTS_PLAYS)
+    assert hearts_lead.seat == 1 and hearts_lead.hearts_broken
+    return [
+        # K♠ and Q♠ are on the trick: anything under the K♠ ducks the queen, the A♠ takes it.
+        (
+            "ducks under a trick holding the queen",
+            scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS"),
+            frozenset({"2S", "3S", "TS", "JS"}),
+        ),
+        # The A♠ is led: the Q♠ can go to its leader at no risk.
+        (
+            "gives the queen away under the ace",
+            scripted(ACE_DEAL, f"{FIRST_TRICK} AS"),
+            frozenset({"QS"}),
+        ),
+        # Leading the A♠ invites the Q♠ onto it.
+        ("does not lead the ace of spades", ace_lead, legal_texts(ace_lead) - {"AS"}),
+        # Void in diamonds with an unguarded Q♠: throw it away now.
+        (
+            "discards an unguarded queen when void",
+            scripted(
+                (
+                    f"{CLUBS[0]} 2D 3D 4D 5D 3S 4S 2H 3H 4H AH",
+                    f"{CLUBS[1]} 6D 7D 8D 9D 5S 6S 7S 8S 5H 6H",
+                    f"{CLUBS[2]} QS 2S 7H 8H 9H TH JH QH KH",
+                    f"{CLUBS[3]} TD JD QD KD AD 9S TS JS KS AS",
+                ),
+                f"{FIRST_TRICK} 6D",
+            ),
+            frozenset({"QS"}),
+        ),
+        ("does not lead the ace of hearts", hearts_lead, legal_texts(hearts_lead) - {"AH"}),
+    ]
 
 
-def test_discards_an_unguarded_queen_when_void() -> None:
-    deal = (
-        f"{CLUBS[0]} 2D 3D 4D 5D 3S 4S 2H 3H 4H AH",
-        f"{CLUBS[1]} 6D 7D 8D 9D 5S 6S 7S 8S 5H 6H",
-        f"{CLUBS[2]} QS 2S 7H 8H 9H TH JH QH KH",
-        f"{CLUBS[3]} TD JD QD KD AD 9S TS JS KS AS",
-    )
-    assert decide(scripted(deal, f"{FIRST_TRICK} 6D")) == "QS"
+PUZZLES = puzzles()
+
+
+@pytest.mark.parametrize(
+    ("observation", "right"),
+    [(observation, right) for _, observation, right in PUZZLES],
+    ids=[name for name, _, _ in PUZZLES],
+)
+def test_finds_the_reasoned_card(observation: Observation, right: frozenset[str]) -> None:
+    assert decide(observation) in right
+
+
+def naive_players() -> dict[str, Callable[[Observation], int]]:
+    """Return players that pick a legal card blindly: highest or lowest, by index or by rank."""
+
+    def legal(observation: Observation) -> list[int]:
+        return cards_of(observation.legal_mask())
+
+    def by_rank(card: int) -> tuple[int, int]:
+        return rank_of(card), card
+
+    return {
+        "highest": lambda view: max(legal(view)),
+        "lowest": lambda view: min(legal(view)),
+        "highest rank": lambda view: max(legal(view), key=by_rank),
+        "lowest rank": lambda view: min(legal(view), key=by_rank),
+    }
+
+
+def test_the_puzzles_have_a_choice_and_defeat_naive_players() -> None:
+    for name, observation, right in PUZZLES:
+        assert right < legal_texts(observation), f"{name}: every legal card is accepted"
+        assert right, name
+    for player, choose in naive_players().items():
+        failed = [name for name, view, right in PUZZLES if card_text(choose(view)) not in right]
+        assert failed, f"a {player}-card player solves every puzzle"
 
 
 def random_controllers(seeds: range) -> list[Controller]:
@@ -166,15 +234,69 @@ def test_a_forced_card_needs_no_search() -> None:
     assert bot.last_decision["samples"] == 0 and bot.last_decision["chosen"] == "2C"
 
 
-def test_a_small_tournament_against_easy_bots_runs() -> None:
+class NaiveBot:
+    """A bot playing by one of ``naive_players`` and passing its first three cards."""
+
+    def __init__(self, choose: Callable[[Observation], int]) -> None:
+        self._choose = choose
+        self.last_decision: dict[str, Any] = {}
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Pass the three lowest-index cards."""
+        first, second, third = cards_of(observation.hand)[:3]
+        return first, second, third
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Play the naive choice."""
+        return self._choose(observation)
+
+
+def naive_bot(choose: Callable[[Observation], int], index: int) -> Bot:
+    """Return a naive bot for hand ``index`` (it plays every hand alike)."""
+    return NaiveBot(choose)
+
+
+def mean_diff_among_easy_bots(make: Callable[[int], Bot], hands: int = 12) -> float:
+    """Return the mean Diff (own points minus the others' mean) of ``make(index)`` playing
+    hand ``index`` in seat ``index % 4`` of a fixed set of deals against three easy bots."""
     rules = RuleSet()
-    for index in range(12):
+    diffs = []
+    for index in range(hands):
         bots: list[Bot] = [EasyBot(index * 4 + seat) for seat in range(4)]
-        hard_bot = HardBot(seed=index, max_samples=16)
-        bots[index % 4] = hard_bot
+        seat = index % 4
+        bots[seat] = make(index)
         outcome = play_hand(rules, rules.direction_of_hand(index), deal_for(21, index), bots)
+        points = outcome.score.points
         assert sum(outcome.score.taken_points) == 26
-        assert set(hard_bot.last_decision) == {"samples", "playouts", "values", "chosen", "exact"}
+        diffs.append(points[seat] - (sum(points) - points[seat]) / 3)
+    return sum(diffs) / len(diffs)
+
+
+#: The hard bot's mean Diff must stay under this on ``mean_diff_among_easy_bots``.
+STRONG_DIFF = -5.0
+
+
+def test_beats_easy_bots_on_fixed_deals() -> None:
+    bots: list[HardBot] = []
+
+    def make(index: int) -> Bot:
+        bots.append(HardBot(seed=index, max_samples=16))
+        return bots[-1]
+
+    hard_diff = mean_diff_among_easy_bots(make)
+    easy_diff = mean_diff_among_easy_bots(lambda index: EasyBot(1000 + index))
+    assert hard_diff < STRONG_DIFF, hard_diff
+    assert hard_diff < easy_diff - 2, (hard_diff, easy_diff)
+    for bot in bots:
+        assert set(bot.last_decision) == {"samples", "playouts", "values", "chosen", "exact"}
+
+
+def test_naive_players_fall_short_of_the_strength_bar() -> None:
+    for player, choose in naive_players().items():
+        diff = mean_diff_among_easy_bots(functools.partial(naive_bot, choose))
+        assert diff >= STRONG_DIFF, f"a {player}-card player reaches {diff:.2f}"
 
 
 def test_pass_candidates_are_distinct_sets_from_the_hand() -> None:

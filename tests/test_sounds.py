@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from typing import ClassVar
 
 import numpy as np
 import pygame
@@ -45,27 +46,78 @@ def mixer_off():
     pygame.mixer.quit()
 
 
-def test_board_plays_every_sound_and_mutes(mixer_off, capfd) -> None:
+class SpySound(pygame.mixer.Sound):
+    """A real mixer sound that also records each time it is played."""
+
+    played: ClassVar[list[SpySound]] = []
+
+    def play(self, loops: int = 0, maxtime: int = 0, fade_ms: int = 0) -> pygame.mixer.Channel:
+        SpySound.played.append(self)
+        return super().play(loops, maxtime, fade_ms)
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[SpySound]:
+    """Make the sound board's sounds record their plays; return the record."""
+    SpySound.played = []
+    monkeypatch.setattr(pygame.mixer, "Sound", SpySound)
+    return SpySound.played
+
+
+def names_played(board: SoundBoard, played: list[SpySound]) -> list[str]:
+    """Return the names of the played sounds, in order."""
+    names = {id(board._sound(name)): name for name in SOUND_NAMES}
+    return [names[id(sound)] for sound in played]
+
+
+# The queen's sound is long enough (1.4 s) to still be playing when checked.
+LONG_SOUND = "queen"
+
+
+def test_board_plays_every_sound_when_on(
+    mixer_off: None, played: list[SpySound], capfd: pytest.CaptureFixture[str]
+) -> None:
     board = SoundBoard()
-    assert board.available
+    assert board.available and board.enabled
     board.preload()
     for name in SOUND_NAMES:
         board.play(name)
-    board.enabled = False
-    assert not board.enabled
-    for name in SOUND_NAMES:
-        board.play(name)
-    board.enabled = True
-    board.play("win")
+    assert names_played(board, played) == list(SOUND_NAMES)
+    assert pygame.mixer.get_busy()
+    assert board._sound(LONG_SOUND).get_num_channels() == 1
     out = capfd.readouterr()
     assert out.out == "" and out.err == ""
 
 
-def test_board_starts_muted(mixer_off) -> None:
+def test_muting_silences_what_plays_and_what_follows(
+    mixer_off: None, played: list[SpySound]
+) -> None:
+    board = SoundBoard()
+    board.play(LONG_SOUND)
+    assert names_played(board, played) == [LONG_SOUND] and pygame.mixer.get_busy()
+    board.enabled = False
+    assert not board.enabled
+    assert not pygame.mixer.get_busy(), "muting did not stop the sound playing"
+    for name in SOUND_NAMES:
+        board.play(name)
+    assert names_played(board, played) == [LONG_SOUND]
+    assert not pygame.mixer.get_busy()
+    board.enabled = True
+    board.play("win")
+    assert names_played(board, played) == [LONG_SOUND, "win"]
+    assert pygame.mixer.get_busy()
+
+
+def test_board_starts_muted(mixer_off: None, played: list[SpySound]) -> None:
     board = SoundBoard(enabled=False)
     assert not board.enabled
-    board.play("deal")
+    for name in SOUND_NAMES:
+        board.play(name)
+    assert played == []
     assert not pygame.mixer.get_init()
+    board.enabled = True
+    board.play("deal")
+    assert names_played(board, played) == ["deal"]
 
 
 def test_board_survives_a_missing_audio_device(mixer_off, monkeypatch, capfd) -> None:

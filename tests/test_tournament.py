@@ -2,24 +2,34 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import random
+import statistics
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 from positions import play_randomly
 
+from ai import tournament
+from ai.basic import FirstLegalBot
+from ai.bot import Bot, Budget
 from ai.easy import EasyBot
-from ai.registry import BOTS, make_bot
+from ai.registry import BOTS, BotFactory, make_bot
 from ai.tournament import (
+    HandOutcome,
     mean_and_interval,
     percentile,
     play_duplicate_deal,
     play_hand,
     run_tournament,
 )
+from core.cards import QUEEN_OF_SPADES, cards_of, rank_of
 from core.controller import Controller
 from core.match import deal_for
+from core.observation import Observation
 from core.rules import RuleSet
 from game.tournament_cmd import main
 
@@ -54,17 +64,129 @@ def test_a_deterministic_lineup_scores_the_same_hand_from_every_rotation() -> No
     assert [result.points[r][r] for r in range(4)] == [result.points[0][0]] * 4
 
 
-def test_identical_bots_have_a_diff_of_exactly_zero() -> None:
-    summaries = run_tournament(["random"] * 4, deals=6, seed=3, workers=1)
-    assert len(summaries) == 1 and summaries[0].hands == 6 * 4 * 4
-    assert summaries[0].diff == pytest.approx(0.0, abs=1e-9)
+class NamedFirstBot(FirstLegalBot):
+    """The first-legal bot under its own name, so a spy can tell the lineup's slots apart."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name = name
 
 
-def test_diffs_of_two_bots_balance() -> None:
-    summaries = run_tournament(["easy", "random", "random", "random"], deals=10, seed=1, workers=1)
-    easy, rand = summaries
-    # Each hand's diffs sum to zero over the four seats.
-    assert easy.diff + 3 * rand.diff == pytest.approx(0.0, abs=1e-9)
+class WorstBot:
+    """A deliberately terrible player: keeps its dangerous cards and takes every trick it can.
+
+    It passes its three lowest cards, plays the Q♠ whenever it may, and otherwise plays its
+    highest-ranked legal card.
+    """
+
+    def __init__(self) -> None:
+        self.last_decision: dict[str, Any] = {}
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Pass the three lowest-ranked cards."""
+        cards = sorted(cards_of(observation.hand), key=rank_of)
+        return cards[0], cards[1], cards[2]
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Play the Q♠ if legal, else the highest-ranked legal card."""
+        legal = cards_of(observation.legal_mask())
+        return max(legal, key=lambda card: (card == QUEEN_OF_SPADES, rank_of(card), card))
+
+
+def named_first_bot(name: str, seed: int | None) -> Bot:
+    """Return a first-legal bot called ``name`` (the seed is not used)."""
+    return NamedFirstBot(name)
+
+
+def register(monkeypatch: pytest.MonkeyPatch, name: str, factory: BotFactory) -> None:
+    """Register a bot for this test only (tournaments with one worker run in this process)."""
+    monkeypatch.setitem(BOTS, name, factory)
+
+
+def test_a_deterministic_bot_against_itself_scores_every_deal_alike_from_each_slot() -> None:
+    for index in range(6):
+        result = play_duplicate_deal(["first"] * 4, RuleSet(), seed=11, index=index)
+        assert all(len(points) == 4 for points in result.points)
+        # Over its four rotations every slot holds each seat's cards once, so every slot's
+        # total is the whole hand's total.
+        totals = {sum(points) for points in result.points}
+        hand_total = sum(result.points[slot][0] for slot in range(4))
+        assert totals == {hand_total}, result.points
+
+
+def test_a_deterministic_bot_against_itself_has_a_diff_of_zero_on_every_deal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    register(monkeypatch, "first_twin", lambda seed: FirstLegalBot())
+    summaries = run_tournament(["first", "first_twin", "first", "first_twin"], 8, 4, workers=1)
+    assert [s.name for s in summaries] == ["first", "first_twin"]
+    for summary in summaries:
+        # Zero mean and zero spread: the diff of every single deal is zero.
+        assert summary.diff == pytest.approx(0.0, abs=1e-9)
+        assert summary.diff_ci == pytest.approx(0.0, abs=1e-9)
+    assert summaries[0].mean_points == pytest.approx(summaries[1].mean_points, abs=1e-9)
+
+
+def test_a_terrible_bot_is_clearly_worse_than_a_sensible_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    register(monkeypatch, "worst", lambda seed: WorstBot())
+    normal, worst = run_tournament(["normal", "worst", "normal", "normal"], 16, 2, workers=1)
+    assert worst.name == "worst" and normal.name == "normal"
+    # The whole 95% interval lies on the losing side for the bad bot, the winning side for
+    # the others.
+    assert worst.diff - worst.diff_ci > 0, (worst.diff, worst.diff_ci)
+    assert normal.diff + normal.diff_ci < 0, (normal.diff, normal.diff_ci)
+    assert worst.mean_points - worst.mean_points_ci > normal.mean_points + normal.mean_points_ci
+
+
+def test_every_deal_is_played_in_every_rotation_and_scored_for_the_right_bot(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    names = ["north", "east", "south", "west"]
+    for name in names:
+        register(monkeypatch, name, functools.partial(named_first_bot, name))
+    played: list[tuple[tuple[int, ...], str, list[str], list[int]]] = []
+    real_play_hand = tournament.play_hand
+
+    def spy(
+        rules: RuleSet, direction: str, deal: Sequence[int], bots: Sequence[Bot]
+    ) -> HandOutcome:
+        outcome = real_play_hand(rules, direction, deal, bots)
+        seated = [cast(NamedFirstBot, bot).name for bot in bots]
+        played.append((tuple(deal), direction, seated, list(outcome.score.points)))
+        return outcome
+
+    monkeypatch.setattr(tournament, "play_hand", spy)
+    deals, seed = 5, 7
+    summaries = run_tournament(names, deals, seed, workers=1)
+
+    assert len(played) == deals * 4
+    rules = RuleSet()
+    for index in range(deals):
+        deal = tuple(deal_for(seed, index))
+        rotations = [hand for hand in played if hand[0] == deal]
+        assert len(rotations) == 4, f"deal {index} was played {len(rotations)} times"
+        assert {hand[1] for hand in rotations} == {rules.direction_of_hand(index)}
+        for _, _, seated, _ in rotations:
+            assert sorted(seated) == sorted(names)
+        for name in names:
+            seats = {seated.index(name) for _, _, seated, _ in rotations}
+            assert seats == {0, 1, 2, 3}, f"{name} sat at {sorted(seats)} on deal {index}"
+
+    # The summaries are computed from the very hands that were played.
+    for summary in summaries:
+        own = [points[seated.index(summary.name)] for _, _, seated, points in played]
+        diffs = [
+            points[seated.index(summary.name)]
+            - (sum(points) - points[seated.index(summary.name)]) / 3
+            for _, _, seated, points in played
+        ]
+        assert summary.hands == len(own) == deals * 4
+        assert summary.mean_points == pytest.approx(statistics.fmean(own))
+        assert summary.diff == pytest.approx(statistics.fmean(diffs))
 
 
 def test_statistics_helpers() -> None:
