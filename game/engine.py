@@ -40,6 +40,9 @@ DEFAULT_BOT = "first"
 #: Longest think time accepted by ``--think-ms``: one hour.
 MAX_THINK_MS = 3_600_000
 REQUEST_TYPES = ("legal", "play", "pass", "score", "quit")
+#: Longest number a request may hold: Python's own limit for reading whole numbers, so any id
+#: a client's JSON library writes is echoed as given.
+MAX_NUMBER_DIGITS = 4300
 MAX_ERROR_LENGTH = 300
 
 
@@ -182,7 +185,7 @@ def handle_line(line: str | bytes, bot: Bot, think_ms: float | None = None) -> R
         if not text.strip():
             return None
         try:
-            request = parse_strict_json(text)
+            request = parse_strict_json(text, max_digits=MAX_NUMBER_DIGITS)
         except StrictJsonError as error:
             return Reply({"error": f"not valid JSON: {error}"[:MAX_ERROR_LENGTH]})
         return handle_request(request, bot, think_ms)

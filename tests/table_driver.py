@@ -16,6 +16,7 @@ from game.scene import Scene
 from game.scenes.menu import MenuScene
 from game.scenes.summary import HandSummary
 from game.scenes.table import TableScene
+from game.scenes.title import TitleScene
 
 FRAME = 1 / 60
 #: A generous bound on a frame's time: a sanity check that nothing in a frame waits.
@@ -25,6 +26,18 @@ SLOW_FRAME_S = 0.25
 def make_dirs(root: Path) -> UserDirs:
     """Return user folders under ``root`` (created when first written to)."""
     return UserDirs(root / "config", root / "data", root / "state", root / "log")
+
+
+#: Builds a Driver on the test's folders (the ``drivers`` fixture).
+MakeDriver = Callable[..., "Driver"]
+
+
+def open_title(driver: Driver) -> TitleScene:
+    """Show the title menu and draw it once."""
+    title = TitleScene(driver.app)
+    driver.app.stack.push(title)
+    driver.step()
+    return title
 
 
 class StuckError(AssertionError):

@@ -9,12 +9,11 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pygame
 import pytest
-from table_driver import SLOW_FRAME_S, Driver, make_dirs
+from table_driver import SLOW_FRAME_S, Driver, MakeDriver, make_dirs, open_title
 
 from core.controller import Controller
 from core.files import CORRUPT_SUFFIX
@@ -36,8 +35,6 @@ REFUSALS = {
     "The first trick must be led with the 2C",
 }
 
-MakeDriver = Callable[..., Driver]
-
 
 @pytest.fixture(autouse=True)
 def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,35 +47,6 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(cls, *args, **kwargs)
 
     monkeypatch.setattr(TableSession, "new_match", classmethod(seeded))
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    """Return the folder holding the test's user folders."""
-    return tmp_path / "home"
-
-
-@pytest.fixture
-def drivers(home: Path) -> Iterator[MakeDriver]:
-    """Build Apps on the test's folders; every one is closed at the end, even on failure."""
-    made: list[Driver] = []
-
-    def make(**kwargs: object) -> Driver:
-        driver = Driver(make_dirs(home), **kwargs)  # type: ignore[arg-type]
-        made.append(driver)
-        return driver
-
-    yield make
-    for driver in reversed(made):
-        driver.close()
-
-
-def open_title(driver: Driver) -> TitleScene:
-    """Show the title menu and draw it once."""
-    title = TitleScene(driver.app)
-    driver.app.stack.push(title)
-    driver.step()
-    return title
 
 
 def new_match_from_title(driver: Driver) -> TableScene:
