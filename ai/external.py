@@ -10,6 +10,7 @@ instead and the problem is recorded with a clear message.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import math
@@ -17,9 +18,12 @@ import os
 import queue
 import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from typing import IO, Any, TypeVar
 
@@ -37,6 +41,8 @@ DEFAULT_TIMEOUT_MS = 5000.0
 DEFAULT_STARTUP_MS = 5000.0
 #: How long ``close`` waits for the program to quit before it is killed, in seconds.
 QUIT_GRACE_SECONDS = 0.5
+#: How long the program's process group has after SIGTERM before SIGKILL, in seconds.
+TERM_GRACE_SECONDS = 0.2
 #: Longest reply line read, in characters; a longer one is garbage.
 MAX_REPLY_CHARS = 64 * 1024
 #: Unrequested lines kept at most; a program that floods its output loses the rest.
@@ -194,6 +200,66 @@ def _pass_from_reply(reply: dict[str, Any], observation: Observation) -> tuple[i
     return cards[0], cards[1], cards[2]
 
 
+def _own_group_options() -> dict[str, Any]:
+    """Return the Popen options starting a program in a process group of its own.
+
+    Whatever it starts (a wrapper script's helpers) joins that group, so it can be ended as a
+    whole. Should this process be killed instead, the program sees the end of its stdin: a
+    program following the protocol then exits.
+    """
+    if sys.platform == "win32":
+        return {"creationflags": subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP}
+    return {"start_new_session": True}
+
+
+def _group_running(group: int) -> bool:
+    """Return whether any process of the process group is left (POSIX)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member changed its user: it still runs
+        return True
+    return True
+
+
+def _signal_group(group: int, number: int) -> None:
+    """Send a signal to every process of the process group (POSIX); an empty group is fine."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, number)
+
+
+def end_process_group(process: subprocess.Popen[str]) -> int:
+    """End a program started in its own group and all its group: return the program's status.
+
+    On POSIX the group gets SIGTERM, then SIGKILL if anything is left after a short grace;
+    on Windows the program's process tree is killed.
+    """
+    if sys.platform == "win32":
+        if process.poll() is None:
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                capture_output=True,
+                creationflags=subprocess.CREATE_NO_WINDOW,
+                check=False,
+            )
+            process.kill()
+        return process.wait()
+    group = process.pid
+    _signal_group(group, signal.SIGTERM)
+    give_up = time.perf_counter() + TERM_GRACE_SECONDS
+    while _group_running(group):
+        process.poll()  # reap the program, so its zombie does not count as running
+        if time.perf_counter() > give_up:
+            _signal_group(group, signal.SIGKILL)
+            break
+        time.sleep(0.005)
+    return process.wait()
+
+
+_engine_bots: weakref.WeakSet[ExternalEngineBot] = weakref.WeakSet()
+
+
 class ExternalEngineBot:
     """A seat played by an external program speaking the engine protocol, with a fallback bot.
 
@@ -229,6 +295,7 @@ class ExternalEngineBot:
         self.fallback: Bot = fallback if fallback is not None else EasyBot()
         self.problems: list[str] = []
         self.last_decision: dict[str, Any] = {}
+        _engine_bots.add(self)
 
     # -- the Bot protocol ---------------------------------------------------------------------
 
@@ -286,7 +353,7 @@ class ExternalEngineBot:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
-                creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
+                **_own_group_options(),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
             reason = getattr(error, "strerror", None) or str(error)
@@ -304,7 +371,10 @@ class ExternalEngineBot:
         self._answered = False
 
     def _stop(self, *, graceful: bool) -> int | None:
-        """End the program (asking it to quit first if ``graceful``); return its exit status."""
+        """End the program and its process group (asking it to quit first if ``graceful``).
+
+        Return the program's exit status.
+        """
         process, reader = self._process, self._reader
         self._process = self._lines = self._reader = None
         if process is None:
@@ -321,11 +391,9 @@ class ExternalEngineBot:
                 stdin.close()
         except (OSError, ValueError):
             pass
-        try:
-            status = process.wait(timeout=QUIT_GRACE_SECONDS if graceful else 0)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            status = process.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=QUIT_GRACE_SECONDS if graceful else 0)
+        status = end_process_group(process)
         if reader is not None:
             reader.join(timeout=QUIT_GRACE_SECONDS)
             if not reader.is_alive() and process.stdout is not None:
@@ -434,6 +502,12 @@ class ExternalEngineBot:
         elapsed_ms = (time.perf_counter() - start) * 1000
         self.last_decision = {"engine": self.name, "elapsed_ms": elapsed_ms}
         return move
+
+
+@atexit.register
+def _close_engine_bots() -> None:
+    for bot in list(_engine_bots):
+        bot.close()
 
 
 def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:

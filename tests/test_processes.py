@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import select
+import shlex
 import signal
 import subprocess
 import sys
@@ -17,6 +18,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from ai.basic import FirstLegalBot
+from ai.external import ExternalEngineBot
+from core.hand import HandState
+from core.match import deal_for
+from core.observation import Observation
+from core.rules import RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = sys.platform.startswith("linux")
@@ -134,3 +142,85 @@ def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
         "still running after the program was killed: "
         + ", ".join(f"{pid} {helpers[pid]!r}" for pid in children if not is_gone(pid))
     )
+
+
+# -- 2. an engine program's children end with it --------------------------------------------
+
+ENGINES = ROOT / "tests" / "engines"
+
+
+def wrapped_engine(tmp_path: Path, *engine: str) -> tuple[str, Path]:
+    """Return an engine command that is a shell wrapper starting a helper, and its pid file.
+
+    The helper (a long sleep) is a grandchild of ours: ending only the wrapper's process,
+    which becomes the engine, would leave it running.
+    """
+    pid_file = tmp_path / "helper.pid"
+    script = tmp_path / "wrapper.sh"
+    words = " ".join(shlex.quote(word) for word in (sys.executable, *engine))
+    script.write_text(
+        f"sleep 1000 &\necho $! > {shlex.quote(str(pid_file))}\nexec {words}\n",
+        encoding="utf-8",
+    )
+    return f"sh {shlex.quote(str(script))}", pid_file
+
+
+def helper_pid(pid_file: Path) -> int:
+    """Return the helper's process id once the wrapper has written it."""
+    assert wait_until(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+    return int(pid_file.read_text())
+
+
+def pass_observation() -> Observation:
+    """Seat 0's view when it must pass."""
+    return HandState.new(RuleSet(), "left", deal_for(5, 0)).observation(0, (0, 0, 0, 0))
+
+
+def play_observation() -> Observation:
+    """Seat 0's view when it must play a card in the first trick."""
+    hand = HandState.new(RuleSet(), "left", deal_for(5, 0))
+    first = FirstLegalBot()
+    for seat in range(4):
+        hand.submit_pass(seat, first.choose_pass(hand.observation(seat, (0, 0, 0, 0))))
+    while hand.turn != 0:
+        seat = hand.turn
+        assert seat is not None
+        hand.play(seat, first.choose_play(hand.observation(seat, (0, 0, 0, 0))))
+    return hand.observation(0, (0, 0, 0, 0))
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_closing_an_engine_ends_the_helpers_its_wrapper_started(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    command, pid_file = wrapped_engine(tmp_path, str(ENGINES / "echo_engine.py"))
+    bot = ExternalEngineBot(command, fallback=FirstLegalBot())
+    try:
+        bot.choose_pass(pass_observation())
+        assert bot.problems == []
+        helper = helper_pid(pid_file)
+        leftovers.append(helper)
+        assert not is_gone(helper)
+    finally:
+        bot.close()
+    assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_an_engine_that_times_out_is_ended_with_its_helpers(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    engine = (str(ENGINES / "bad_engine.py"), "slow", "--on", "play")
+    command, pid_file = wrapped_engine(tmp_path, *engine)
+    bot = ExternalEngineBot(command, fallback=FirstLegalBot(), timeout_ms=300)
+    try:
+        bot.choose_pass(pass_observation())  # answered: the wrapper has run
+        assert bot.problems == []
+        helper = helper_pid(pid_file)
+        bot.choose_play(play_observation())
+        assert len(bot.problems) == 1 and "timed out" in bot.problems[0]
+        leftovers.append(helper)
+        assert bot.process_id is None  # the timed-out program was stopped at once
+        assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
+    finally:
+        bot.close()
