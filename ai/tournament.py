@@ -232,15 +232,19 @@ def _progress(done: int, total: int) -> None:
 
 
 def _map(function: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
+    """Return ``function`` of every job, in order, using at most one process per job."""
     results = []
-    if workers <= 1:
+    processes = min(workers, len(jobs))
+    if processes <= 1:
         for done, job in enumerate(jobs, start=1):
             results.append(function(job))
             _progress(done, len(jobs))
         return results
+    # Chunks of up to four jobs, but at least as many chunks as processes.
+    chunksize = max(1, min(4, len(jobs) // processes))
     context = multiprocessing.get_context("spawn")
-    with context.Pool(workers) as pool:
-        for done, result in enumerate(pool.imap(function, jobs, chunksize=4), start=1):
+    with context.Pool(processes) as pool:
+        for done, result in enumerate(pool.imap(function, jobs, chunksize=chunksize), start=1):
             results.append(result)
             _progress(done, len(jobs))
     return results
@@ -254,7 +258,10 @@ def run_tournament(
     matches: int = 0,
     workers: int | None = None,
 ) -> list[BotSummary]:
-    """Run duplicate deals (and optionally full matches) and return a summary per bot."""
+    """Run duplicate deals (and optionally full matches) and return a summary per bot.
+
+    ``workers`` processes (default: one per core) share the deals, never more than there are.
+    """
     if len(lineup) != 4:
         raise ValueError("a lineup names four bots")
     for name in lineup:

@@ -27,7 +27,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=int, default=500, help="duplicate deals (4 hands each)")
     parser.add_argument("--matches", type=int, default=0, help="full matches to play as well")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes (default: all cores; never more than the deals or matches to play)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--markdown", metavar="PATH", help="also write the markdown table")
     return parser

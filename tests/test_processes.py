@@ -16,9 +16,12 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, ClassVar
 
 import pytest
 
+from ai import tournament
 from ai.basic import FirstLegalBot
 from ai.external import ExternalEngineBot
 from core.hand import HandState
@@ -224,3 +227,49 @@ def test_an_engine_that_times_out_is_ended_with_its_helpers(
         assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
     finally:
         bot.close()
+
+
+# -- 3. a tournament starts no more processes than it has jobs -------------------------------
+
+
+class CountingPool:
+    """Stands in for a process pool: runs the jobs here and remembers its size."""
+
+    sizes: ClassVar[list[int]] = []
+
+    def __init__(self, processes: int | None = None) -> None:
+        CountingPool.sizes.append(processes or os.cpu_count() or 1)
+
+    def __enter__(self) -> CountingPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def imap(self, function: Callable[[Any], Any], jobs: Any, chunksize: int = 1) -> Iterator[Any]:
+        """Run the jobs one after the other in this process."""
+        return map(function, jobs)
+
+
+@pytest.fixture
+def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every pool a tournament asks for (the jobs run in this process)."""
+
+    def get_context(method: str | None = None) -> Any:
+        return SimpleNamespace(Pool=CountingPool)
+
+    CountingPool.sizes.clear()
+    monkeypatch.setattr(tournament.multiprocessing, "get_context", get_context)
+    return CountingPool.sizes
+
+
+def test_a_tournament_of_one_deal_starts_no_pool_of_many_processes(pool_sizes: list[int]) -> None:
+    summaries = tournament.run_tournament(["first"] * 4, deals=1, seed=2, workers=4)
+    assert summaries[0].hands == 16
+    assert all(size <= 1 for size in pool_sizes), f"pools of {pool_sizes} processes for 1 deal"
+
+
+def test_a_tournament_starts_at_most_one_process_per_job(pool_sizes: list[int]) -> None:
+    summaries = tournament.run_tournament(["first"] * 4, deals=3, seed=2, matches=2, workers=8)
+    assert summaries[0].hands == 3 * 16 and summaries[0].matches == 2
+    assert pool_sizes == [3, 2]  # one process per deal, then one per match
