@@ -25,7 +25,8 @@ import threading
 import time
 import weakref
 from collections.abc import Callable
-from typing import IO, Any, TypeVar
+from dataclasses import dataclass
+from typing import IO, Any, Literal, TypeVar
 
 from ai.bot import Bot, Budget
 from ai.easy import EasyBot
@@ -58,12 +59,63 @@ class EngineCommandError(ValueError):
     """An engine command cannot be run: it is empty, badly quoted or names no program."""
 
 
+#: What kind of misbehaviour a problem is: too slow, no answer at all, or a wrong answer.
+ProblemKind = Literal["timeout", "crash", "bad_reply"]
+
+
 class _Misbehaviour(Exception):
     """The program failed one request; ``restart`` when the conversation cannot go on."""
 
-    def __init__(self, message: str, *, restart: bool) -> None:
+    def __init__(self, message: str, *, restart: bool, kind: ProblemKind = "bad_reply") -> None:
         super().__init__(message)
         self.restart = restart
+        self.kind = kind
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    """Return ``count`` with the singular or plural noun."""
+    return f"{count} {one if count == 1 else many}"
+
+
+@dataclass
+class EngineTally:
+    """How often an engine program failed: the moves its fallback made, and why.
+
+    ``crashes`` counts programs that could not start or stopped without answering;
+    ``bad_replies`` counts answers that were illegal, malformed or an error.
+    """
+
+    fallback_moves: int = 0
+    timeouts: int = 0
+    crashes: int = 0
+    bad_replies: int = 0
+
+    def count(self, kind: ProblemKind) -> None:
+        """Count one misbehaviour of this kind."""
+        if kind == "timeout":
+            self.timeouts += 1
+        elif kind == "crash":
+            self.crashes += 1
+        else:
+            self.bad_replies += 1
+
+    def add(self, other: EngineTally) -> None:
+        """Add another tally's counts to this one."""
+        self.fallback_moves += other.fallback_moves
+        self.timeouts += other.timeouts
+        self.crashes += other.crashes
+        self.bad_replies += other.bad_replies
+
+    def describe(self) -> str:
+        """Return e.g. ``3 fallback moves (2 timeouts, 1 illegal or malformed reply)``."""
+        reasons = [
+            _plural(self.timeouts, "timeout", "timeouts"),
+            _plural(self.crashes, "crash", "crashes"),
+            _plural(self.bad_replies, "illegal or malformed reply", "illegal or malformed replies"),
+        ]
+        reasons = [reason for reason in reasons if not reason.startswith("0 ")]
+        moves = _plural(self.fallback_moves, "fallback move", "fallback moves")
+        return f"{moves} ({', '.join(reasons)})" if reasons else moves
 
 
 class _Cancelled(Exception):
@@ -265,7 +317,8 @@ class ExternalEngineBot:
 
     ``timeout_ms`` bounds each answer (and a budget's time left bounds it further); the first
     answer of a freshly started program may take ``startup_ms`` longer. ``problems`` lists
-    every misbehaviour, and ``last_decision["problem"]`` says what went wrong with the last one.
+    every misbehaviour, ``tally`` counts them and the fallback's moves, and
+    ``last_decision["problem"]`` says what went wrong with the last one.
     Use as a context manager, or call ``close`` when done.
     """
 
@@ -294,6 +347,7 @@ class ExternalEngineBot:
         self.startup_ms = float(startup_ms)
         self.fallback: Bot = fallback if fallback is not None else EasyBot()
         self.problems: list[str] = []
+        self.tally = EngineTally()
         self.last_decision: dict[str, Any] = {}
         _engine_bots.add(self)
 
@@ -307,6 +361,7 @@ class ExternalEngineBot:
         if cards is None:
             cards = self.fallback.choose_pass(observation, budget)
             self.last_decision["fallback"] = dict(self.fallback.last_decision)
+            self.tally.fallback_moves += 1
         return cards
 
     def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
@@ -315,6 +370,7 @@ class ExternalEngineBot:
         if card is None:
             card = self.fallback.choose_play(observation, budget)
             self.last_decision["fallback"] = dict(self.fallback.last_decision)
+            self.tally.fallback_moves += 1
         return card
 
     # -- the program's life -------------------------------------------------------------------
@@ -357,7 +413,7 @@ class ExternalEngineBot:
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            raise _Misbehaviour(f"could not start: {reason}", restart=False) from None
+            raise _Misbehaviour(f"could not start: {reason}", restart=False, kind="crash") from None
         assert process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
         reader = threading.Thread(
@@ -424,10 +480,14 @@ class ExternalEngineBot:
         try:
             status = self._process.wait(timeout=QUIT_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
-            return _Misbehaviour(f"{still_running} without answering", restart=True)
-        if status < 0:
-            return _Misbehaviour(f"was killed by signal {-status} before answering", restart=True)
-        return _Misbehaviour(f"exited with status {status} without answering", restart=True)
+            status = None
+        if status is None:
+            message = f"{still_running} without answering"
+        elif status < 0:
+            message = f"was killed by signal {-status} before answering"
+        else:
+            message = f"exited with status {status} without answering"
+        return _Misbehaviour(message, restart=True, kind="crash")
 
     # -- one request --------------------------------------------------------------------------
 
@@ -449,7 +509,7 @@ class ExternalEngineBot:
                 waited = f"{limit_ms + startup_ms:.0f} ms"
                 if startup_ms:
                     waited += f" (including {startup_ms:.0f} ms to start)"
-                raise _Misbehaviour(f"timed out after {waited}", restart=True)
+                raise _Misbehaviour(f"timed out after {waited}", restart=True, kind="timeout")
             if budget is not None and budget.cancelled():
                 raise _Cancelled
             try:
@@ -497,6 +557,7 @@ class ExternalEngineBot:
                 self._stop(graceful=False)
             message = f"engine {self.name!r} {problem}"
             self.problems.append(message)
+            self.tally.count(problem.kind)
             self.last_decision = {"engine": self.name, "problem": message}
             return None
         elapsed_ms = (time.perf_counter() - start) * 1000

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
-from ai.tournament import markdown_table, run_tournament
+from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
 from core.record import write_atomically
 
 
@@ -36,6 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--markdown", metavar="PATH", help="also write the markdown table")
     return parser
+
+
+def report(summaries: Sequence[BotSummary]) -> str:
+    """Return the markdown table, then a note on every engine its fallback bot helped."""
+    notes = engine_notes(summaries)
+    table = markdown_table(summaries)
+    return table if not notes else table + "\n" + "\n".join(notes) + "\n"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -69,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
     summaries = run_tournament(
         lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
     )
-    table = markdown_table(summaries)
+    table = report(summaries)
     sys.stdout.write(
         f"{args.deals} duplicate deals x 4 rotations, seed {args.seed}, lineup {args.seats}\n\n"
     )

@@ -28,6 +28,7 @@ from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
 from core.rules import RuleSet
+from game import tournament_cmd as game_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = sys.platform.startswith("linux")
@@ -273,3 +274,37 @@ def test_a_tournament_starts_at_most_one_process_per_job(pool_sizes: list[int]) 
     summaries = tournament.run_tournament(["first"] * 4, deals=3, seed=2, matches=2, workers=8)
     assert summaries[0].hands == 3 * 16 and summaries[0].matches == 2
     assert pool_sizes == [3, 2]  # one process per deal, then one per match
+
+
+# -- 4. a tournament reports the moves an engine's fallback made -----------------------------
+
+
+def engine_seat(*words: str) -> str:
+    """Return the lineup entry of a test engine run by this Python."""
+    return "engine:" + " ".join(shlex.quote(word) for word in (sys.executable, *words))
+
+
+def test_a_tournament_reports_each_engines_fallback_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    illegal = engine_seat(str(ENGINES / "bad_engine.py"), "illegal", "--on", "pass")
+    crashing = engine_seat(str(ENGINES / "bad_engine.py"), "crash", "--on", "pass")
+    clean = engine_seat(str(ENGINES / "echo_engine.py"))
+    seats = ",".join([illegal, crashing, clean, "first"])
+    # One deal passed to the left, played in four rotations: each engine passes four times.
+    assert game_tournament.main(["--seats", seats, "--deals", "1", "--workers", "1"]) == 0
+    notes = capsys.readouterr().out.rpartition("|")[2].strip().splitlines()  # after the table
+    assert notes == [
+        f"{illegal}: 4 fallback moves (4 illegal or malformed replies)",
+        f"{crashing}: 4 fallback moves (4 crashes)",
+        "Warning: the scores of these engines include the moves their fallback bot made for them.",
+    ]
+
+
+def test_tournament_summaries_count_engine_misbehaviour() -> None:
+    illegal = engine_seat(str(ENGINES / "bad_engine.py"), "illegal", "--on", "pass")
+    summaries = tournament.run_tournament([illegal, "first", "first", "first"], 1, 1, workers=1)
+    engine, first = summaries
+    assert engine.engine is not None and first.engine is None
+    assert (engine.engine.fallback_moves, engine.engine.bad_replies) == (4, 4)
+    assert (engine.engine.timeouts, engine.engine.crashes) == (0, 0)
