@@ -230,7 +230,7 @@ class MatchResult:
 
 
 def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> MatchResult:
-    """Play one full match (lineup rotated by the match index); return the winning slot."""
+    """Play one full match (lineup rotated by the match index); return its winning slot."""
     rotation = index % 4
     seat_of = [(slot - rotation) % 4 for slot in range(4)]
     slot_at = {seat: slot for slot, seat in enumerate(seat_of)}
@@ -300,7 +300,7 @@ def run_tournament(
 ) -> list[BotSummary]:
     """Run duplicate deals (and optionally full matches) and return a summary per bot.
 
-    ``workers`` processes (default: one per core) share the deals, never more than there are.
+    ``workers`` processes (default: one per core) share the work, never more than its jobs.
     """
     if len(lineup) != 4:
         raise ValueError("a lineup names four bots")
