@@ -10,6 +10,7 @@ instead and the problem is recorded with a clear message.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import math
@@ -17,11 +18,15 @@ import os
 import queue
 import shlex
 import shutil
+import signal
 import subprocess
+import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable
-from typing import IO, Any, TypeVar
+from dataclasses import dataclass
+from typing import IO, Any, Literal, TypeVar
 
 from ai.bot import Bot, Budget
 from ai.easy import EasyBot
@@ -37,6 +42,8 @@ DEFAULT_TIMEOUT_MS = 5000.0
 DEFAULT_STARTUP_MS = 5000.0
 #: How long ``close`` waits for the program to quit before it is killed, in seconds.
 QUIT_GRACE_SECONDS = 0.5
+#: How long the program's process group has after SIGTERM before SIGKILL, in seconds.
+TERM_GRACE_SECONDS = 0.2
 #: Longest reply line read, in characters; a longer one is garbage.
 MAX_REPLY_CHARS = 64 * 1024
 #: Unrequested lines kept at most; a program that floods its output loses the rest.
@@ -52,12 +59,63 @@ class EngineCommandError(ValueError):
     """An engine command cannot be run: it is empty, badly quoted or names no program."""
 
 
+#: What kind of misbehaviour a problem is: too slow, no answer at all, or a wrong answer.
+ProblemKind = Literal["timeout", "crash", "bad_reply"]
+
+
 class _Misbehaviour(Exception):
     """The program failed one request; ``restart`` when the conversation cannot go on."""
 
-    def __init__(self, message: str, *, restart: bool) -> None:
+    def __init__(self, message: str, *, restart: bool, kind: ProblemKind = "bad_reply") -> None:
         super().__init__(message)
         self.restart = restart
+        self.kind = kind
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    """Return ``count`` with the singular or plural noun."""
+    return f"{count} {one if count == 1 else many}"
+
+
+@dataclass
+class EngineTally:
+    """How often an engine program failed: the moves its fallback made, and why.
+
+    ``crashes`` counts programs that could not start or stopped without answering;
+    ``bad_replies`` counts answers that were illegal, malformed or an error.
+    """
+
+    fallback_moves: int = 0
+    timeouts: int = 0
+    crashes: int = 0
+    bad_replies: int = 0
+
+    def count(self, kind: ProblemKind) -> None:
+        """Count one misbehaviour of this kind."""
+        if kind == "timeout":
+            self.timeouts += 1
+        elif kind == "crash":
+            self.crashes += 1
+        else:
+            self.bad_replies += 1
+
+    def add(self, other: EngineTally) -> None:
+        """Add another tally's counts to this one."""
+        self.fallback_moves += other.fallback_moves
+        self.timeouts += other.timeouts
+        self.crashes += other.crashes
+        self.bad_replies += other.bad_replies
+
+    def describe(self) -> str:
+        """Return e.g. ``3 fallback moves (2 timeouts, 1 illegal or malformed reply)``."""
+        reasons = [
+            _plural(self.timeouts, "timeout", "timeouts"),
+            _plural(self.crashes, "crash", "crashes"),
+            _plural(self.bad_replies, "illegal or malformed reply", "illegal or malformed replies"),
+        ]
+        reasons = [reason for reason in reasons if not reason.startswith("0 ")]
+        moves = _plural(self.fallback_moves, "fallback move", "fallback moves")
+        return f"{moves} ({', '.join(reasons)})" if reasons else moves
 
 
 class _Cancelled(Exception):
@@ -194,12 +252,73 @@ def _pass_from_reply(reply: dict[str, Any], observation: Observation) -> tuple[i
     return cards[0], cards[1], cards[2]
 
 
+def _own_group_options() -> dict[str, Any]:
+    """Return the Popen options starting a program in a process group of its own.
+
+    Whatever it starts (a wrapper script's helpers) joins that group, so it can be ended as a
+    whole. Should this process be killed instead, the program sees the end of its stdin: a
+    program following the protocol then exits.
+    """
+    if sys.platform == "win32":
+        return {"creationflags": subprocess.CREATE_NO_WINDOW | subprocess.CREATE_NEW_PROCESS_GROUP}
+    return {"start_new_session": True}
+
+
+def _group_running(group: int) -> bool:
+    """Return whether any process of the process group is left (POSIX)."""
+    try:
+        os.killpg(group, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member changed its user: it still runs
+        return True
+    return True
+
+
+def _signal_group(group: int, number: int) -> None:
+    """Send a signal to every process of the process group (POSIX); an empty group is fine."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, number)
+
+
+def end_process_group(process: subprocess.Popen[str]) -> int:
+    """End a program started in its own group and all its group: return the program's status.
+
+    On POSIX the group gets SIGTERM, then SIGKILL if anything is left after a short grace;
+    on Windows the program's process tree is killed.
+    """
+    if sys.platform == "win32":
+        if process.poll() is None:
+            subprocess.run(
+                ["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                capture_output=True,
+                creationflags=subprocess.CREATE_NO_WINDOW,
+                check=False,
+            )
+            process.kill()
+        return process.wait()
+    group = process.pid
+    _signal_group(group, signal.SIGTERM)
+    give_up = time.perf_counter() + TERM_GRACE_SECONDS
+    while _group_running(group):
+        process.poll()  # reap the program, so its zombie does not count as running
+        if time.perf_counter() > give_up:
+            _signal_group(group, signal.SIGKILL)
+            break
+        time.sleep(0.005)
+    return process.wait()
+
+
+_engine_bots: weakref.WeakSet[ExternalEngineBot] = weakref.WeakSet()
+
+
 class ExternalEngineBot:
     """A seat played by an external program speaking the engine protocol, with a fallback bot.
 
     ``timeout_ms`` bounds each answer (and a budget's time left bounds it further); the first
     answer of a freshly started program may take ``startup_ms`` longer. ``problems`` lists
-    every misbehaviour, and ``last_decision["problem"]`` says what went wrong with the last one.
+    every misbehaviour, ``tally`` counts them and the fallback's moves, and
+    ``last_decision["problem"]`` says what went wrong with the last one.
     Use as a context manager, or call ``close`` when done.
     """
 
@@ -228,7 +347,9 @@ class ExternalEngineBot:
         self.startup_ms = float(startup_ms)
         self.fallback: Bot = fallback if fallback is not None else EasyBot()
         self.problems: list[str] = []
+        self.tally = EngineTally()
         self.last_decision: dict[str, Any] = {}
+        _engine_bots.add(self)
 
     # -- the Bot protocol ---------------------------------------------------------------------
 
@@ -240,6 +361,7 @@ class ExternalEngineBot:
         if cards is None:
             cards = self.fallback.choose_pass(observation, budget)
             self.last_decision["fallback"] = dict(self.fallback.last_decision)
+            self.tally.fallback_moves += 1
         return cards
 
     def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
@@ -248,6 +370,7 @@ class ExternalEngineBot:
         if card is None:
             card = self.fallback.choose_play(observation, budget)
             self.last_decision["fallback"] = dict(self.fallback.last_decision)
+            self.tally.fallback_moves += 1
         return card
 
     # -- the program's life -------------------------------------------------------------------
@@ -286,11 +409,11 @@ class ExternalEngineBot:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
-                creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),
+                **_own_group_options(),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            raise _Misbehaviour(f"could not start: {reason}", restart=False) from None
+            raise _Misbehaviour(f"could not start: {reason}", restart=False, kind="crash") from None
         assert process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
         reader = threading.Thread(
@@ -304,7 +427,10 @@ class ExternalEngineBot:
         self._answered = False
 
     def _stop(self, *, graceful: bool) -> int | None:
-        """End the program (asking it to quit first if ``graceful``); return its exit status."""
+        """End the program and its process group (asking it to quit first if ``graceful``).
+
+        Return the program's exit status.
+        """
         process, reader = self._process, self._reader
         self._process = self._lines = self._reader = None
         if process is None:
@@ -321,11 +447,9 @@ class ExternalEngineBot:
                 stdin.close()
         except (OSError, ValueError):
             pass
-        try:
-            status = process.wait(timeout=QUIT_GRACE_SECONDS if graceful else 0)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            status = process.wait()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=QUIT_GRACE_SECONDS if graceful else 0)
+        status = end_process_group(process)
         if reader is not None:
             reader.join(timeout=QUIT_GRACE_SECONDS)
             if not reader.is_alive() and process.stdout is not None:
@@ -356,10 +480,14 @@ class ExternalEngineBot:
         try:
             status = self._process.wait(timeout=QUIT_GRACE_SECONDS)
         except subprocess.TimeoutExpired:
-            return _Misbehaviour(f"{still_running} without answering", restart=True)
-        if status < 0:
-            return _Misbehaviour(f"was killed by signal {-status} before answering", restart=True)
-        return _Misbehaviour(f"exited with status {status} without answering", restart=True)
+            status = None
+        if status is None:
+            message = f"{still_running} without answering"
+        elif status < 0:
+            message = f"was killed by signal {-status} before answering"
+        else:
+            message = f"exited with status {status} without answering"
+        return _Misbehaviour(message, restart=True, kind="crash")
 
     # -- one request --------------------------------------------------------------------------
 
@@ -381,7 +509,7 @@ class ExternalEngineBot:
                 waited = f"{limit_ms + startup_ms:.0f} ms"
                 if startup_ms:
                     waited += f" (including {startup_ms:.0f} ms to start)"
-                raise _Misbehaviour(f"timed out after {waited}", restart=True)
+                raise _Misbehaviour(f"timed out after {waited}", restart=True, kind="timeout")
             if budget is not None and budget.cancelled():
                 raise _Cancelled
             try:
@@ -429,11 +557,18 @@ class ExternalEngineBot:
                 self._stop(graceful=False)
             message = f"engine {self.name!r} {problem}"
             self.problems.append(message)
+            self.tally.count(problem.kind)
             self.last_decision = {"engine": self.name, "problem": message}
             return None
         elapsed_ms = (time.perf_counter() - start) * 1000
         self.last_decision = {"engine": self.name, "elapsed_ms": elapsed_ms}
         return move
+
+
+@atexit.register
+def _close_engine_bots() -> None:
+    for bot in list(_engine_bots):
+        bot.close()
 
 
 def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:

@@ -4,6 +4,9 @@ Every deal is played once per rotation of the lineup (four times), so each bot m
 cards from every seat. A bot's **Diff** on a hand is its points minus the mean of the other
 three; the unit of measurement is the deal (the mean over its four rotations), which gives
 independent samples for the 95% confidence interval.
+
+An engine seat (``engine:COMMAND``) that misbehaves gets moves from its fallback bot; each
+engine's summary counts them and why, so a report can say its scores are not all its own.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 from ai.autoplay import play_bots
 from ai.bot import Bot, close_bot
+from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
 from core.controller import Controller
 from core.hand import HandState
@@ -77,6 +81,13 @@ class DealResult:
     moons_shot: list[int]
     moons_conceded: list[int]
     decision_ms: list[list[float]]
+    engines: dict[int, EngineTally] = field(default_factory=dict)  # by slot
+
+
+def count_engine_trouble(engines: dict[int, EngineTally], slot: int, bot: Bot) -> None:
+    """Add an engine bot's tally to its slot's (other bots have none)."""
+    if isinstance(bot, ExternalEngineBot):
+        engines.setdefault(slot, EngineTally()).add(bot.tally)
 
 
 def play_duplicate_deal(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> DealResult:
@@ -94,6 +105,8 @@ def play_duplicate_deal(lineup: Sequence[str], rules: RuleSet, seed: int, index:
         finally:
             for bot in bots:
                 close_bot(bot)
+        for slot in range(4):
+            count_engine_trouble(result.engines, slot, bots[seat_of[slot]])
         shooter = outcome.score.moon_shooter
         for slot in range(4):
             seat = seat_of[slot]
@@ -142,6 +155,8 @@ class BotSummary:
     match_wins: int = 0
     matches: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    #: For an engine seat: its fallback moves and misbehaviours; None for other bots.
+    engine: EngineTally | None = None
 
     @property
     def match_win_rate(self) -> float | None:
@@ -149,6 +164,19 @@ class BotSummary:
         if not self.matches:
             return None
         return self.match_wins / (self.matches * len(self.slots))
+
+
+def pooled_engine_tally(
+    slots: Sequence[int], results: Sequence[dict[int, EngineTally]]
+) -> EngineTally | None:
+    """Return the slots' engine tallies added up over the results (None: no engine there)."""
+    found = [result[slot] for result in results for slot in slots if slot in result]
+    if not found:
+        return None
+    total = EngineTally()
+    for tally in found:
+        total.add(tally)
+    return total
 
 
 def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSummary]:
@@ -187,13 +215,22 @@ def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSum
                 decision_p50_ms=percentile(times, 0.50),
                 decision_p95_ms=percentile(times, 0.95),
                 decision_max_ms=max(times, default=0.0),
+                engine=pooled_engine_tally(slots, [deal.engines for deal in deals]),
             )
         )
     return summaries
 
 
-def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> int:
-    """Play one full match (lineup rotated by the match index); return the winning slot."""
+@dataclass
+class MatchResult:
+    """The winning slot of one full match, and the engine tallies by slot."""
+
+    winner: int
+    engines: dict[int, EngineTally] = field(default_factory=dict)
+
+
+def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> MatchResult:
+    """Play one full match (lineup rotated by the match index); return its winning slot."""
     rotation = index % 4
     seat_of = [(slot - rotation) % 4 for slot in range(4)]
     slot_at = {seat: slot for slot, seat in enumerate(seat_of)}
@@ -208,7 +245,10 @@ def play_match(lineup: Sequence[str], rules: RuleSet, seed: int, index: int) -> 
     finally:
         for bot in bots:
             close_bot(bot)
-    return slot_at[controller.winner]
+    result = MatchResult(slot_at[controller.winner])
+    for seat, bot in enumerate(bots):
+        count_engine_trouble(result.engines, slot_at[seat], bot)
+    return result
 
 
 def _run_deal(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> DealResult:
@@ -216,7 +256,7 @@ def _run_deal(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> DealResu
     return play_duplicate_deal(lineup, RuleSet.from_dict(rules), seed, index)
 
 
-def _run_match(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> int:
+def _run_match(job: tuple[tuple[str, ...], dict[str, Any], int, int]) -> MatchResult:
     lineup, rules, seed, index = job
     return play_match(lineup, RuleSet.from_dict(rules), seed, index)
 
@@ -232,15 +272,19 @@ def _progress(done: int, total: int) -> None:
 
 
 def _map(function: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
+    """Return ``function`` of every job, in order, using at most one process per job."""
     results = []
-    if workers <= 1:
+    processes = min(workers, len(jobs))
+    if processes <= 1:
         for done, job in enumerate(jobs, start=1):
             results.append(function(job))
             _progress(done, len(jobs))
         return results
+    # Chunks of up to four jobs, but at least as many chunks as processes.
+    chunksize = max(1, min(4, len(jobs) // processes))
     context = multiprocessing.get_context("spawn")
-    with context.Pool(workers) as pool:
-        for done, result in enumerate(pool.imap(function, jobs, chunksize=4), start=1):
+    with context.Pool(processes) as pool:
+        for done, result in enumerate(pool.imap(function, jobs, chunksize=chunksize), start=1):
             results.append(result)
             _progress(done, len(jobs))
     return results
@@ -254,7 +298,10 @@ def run_tournament(
     matches: int = 0,
     workers: int | None = None,
 ) -> list[BotSummary]:
-    """Run duplicate deals (and optionally full matches) and return a summary per bot."""
+    """Run duplicate deals (and optionally full matches) and return a summary per bot.
+
+    ``workers`` processes (default: one per core) share the work, never more than its jobs.
+    """
     if len(lineup) != 4:
         raise ValueError("a lineup names four bots")
     for name in lineup:
@@ -265,11 +312,29 @@ def run_tournament(
     deal_results = _map(_run_deal, [(*key, index) for index in range(deals)], worker_count)
     summaries = summarise(lineup, deal_results)
     if matches:
-        winners = _map(_run_match, [(*key, index) for index in range(matches)], worker_count)
+        results = _map(_run_match, [(*key, index) for index in range(matches)], worker_count)
         for summary in summaries:
             summary.matches = matches
-            summary.match_wins = sum(1 for slot in winners if slot in summary.slots)
+            summary.match_wins = sum(1 for result in results if result.winner in summary.slots)
+            in_matches = pooled_engine_tally(summary.slots, [result.engines for result in results])
+            if summary.engine is not None and in_matches is not None:
+                summary.engine.add(in_matches)
     return summaries
+
+
+def engine_notes(summaries: Sequence[BotSummary]) -> list[str]:
+    """Return one line per engine whose fallback bot moved for it, then a warning about them."""
+    notes = [
+        f"{s.name}: {s.engine.describe()}"
+        for s in summaries
+        if s.engine is not None and s.engine.fallback_moves
+    ]
+    if notes:
+        notes.append(
+            "Warning: the scores of these engines include the moves their fallback bot made "
+            "for them."
+        )
+    return notes
 
 
 def markdown_table(summaries: Sequence[BotSummary]) -> str:

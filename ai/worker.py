@@ -10,8 +10,10 @@ their results are dropped.
 Whatever goes wrong, the game goes on with a legal move: a bot that fails or answers illegally,
 a worker that dies, or one that does not answer within the time limit plus a grace period, is
 answered by the fallback move, computed in this process; a dead or hung worker is replaced.
-This module is free of pygame and its process entry point is a top-level function, as the
-``spawn`` method (and a frozen program) needs.
+The worker ends as soon as the main process is gone, however it ended (see
+``end_with_parent``); multiprocessing's resource tracker, which ``spawn`` always starts, then ends
+with it. This module is free of pygame and its process entry point is a top-level function, as
+the ``spawn`` method (and a frozen program) needs.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ import atexit
 import contextlib
 import itertools
 import multiprocessing
+import multiprocessing.connection
+import os
 import pickle
 import queue
 import signal
+import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping
@@ -102,13 +107,35 @@ def answer(request: WorkerRequest, bots: dict[Any, Bot], floor: Any) -> Thought:
     )
 
 
+def _exit_when_ready(sentinel: int) -> None:
+    """Wait until ``sentinel`` is ready, then end this process at once (a thread's target)."""
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)
+
+
+def end_with_parent() -> None:
+    """Make this process end as soon as the process that started it is gone, however it ended.
+
+    A daemon thread waits on the parent's sentinel, the read end of a pipe whose write end
+    only the parent holds: it reports the end of the pipe when the parent exits or is killed,
+    even while a bot is thinking.
+    """
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+    threading.Thread(
+        target=_exit_when_ready, args=(parent.sentinel,), name="parent watch", daemon=True
+    ).start()
+
+
 def worker_main(requests: Any, results: Any, floor: Any) -> None:
-    """The worker process: answer requests until the ``None`` sentinel or a closed queue.
+    """The worker process: answer requests until the ``None`` sentinel or its parent's end.
 
     Messages put on ``results`` are ``(kind, id, thought)``: ``ready`` once, then ``start``
     and ``done`` for every request (``done`` with no thought when it was cancelled unstarted).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
+    end_with_parent()
     bots: dict[Any, Bot] = {}
     results.put(("ready", 0, None))
     while True:

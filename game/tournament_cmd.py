@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
-from ai.tournament import markdown_table, run_tournament
+from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
 from core.record import write_atomically
 
 
@@ -27,10 +27,22 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--deals", type=int, default=500, help="duplicate deals (4 hands each)")
     parser.add_argument("--matches", type=int, default=0, help="full matches to play as well")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals")
-    parser.add_argument("--workers", type=int, default=0, help="processes (default: all cores)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="processes (default: all cores; never more than the deals or matches to play)",
+    )
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     parser.add_argument("--markdown", metavar="PATH", help="also write the markdown table")
     return parser
+
+
+def report(summaries: Sequence[BotSummary]) -> str:
+    """Return the markdown table, then a note on every engine its fallback bot helped."""
+    notes = engine_notes(summaries)
+    table = markdown_table(summaries)
+    return table if not notes else table + "\n" + "\n".join(notes) + "\n"
 
 
 def main(argv: Sequence[str]) -> int:
@@ -64,7 +76,7 @@ def main(argv: Sequence[str]) -> int:
     summaries = run_tournament(
         lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
     )
-    table = markdown_table(summaries)
+    table = report(summaries)
     sys.stdout.write(
         f"{args.deals} duplicate deals x 4 rotations, seed {args.seed}, lineup {args.seats}\n\n"
     )

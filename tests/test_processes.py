@@ -1,0 +1,310 @@
+"""Processes this program starts end with it: bot workers, engine programs and their children.
+
+Also: a tournament starts no more processes than it has jobs, and it reports the moves an
+engine's fallback made for it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import shlex
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import pytest
+
+from ai import tournament
+from ai.basic import FirstLegalBot
+from ai.external import ExternalEngineBot
+from core.hand import HandState
+from core.match import deal_for
+from core.observation import Observation
+from core.rules import RuleSet
+from game import tournament_cmd as game_tournament
+
+ROOT = Path(__file__).resolve().parent.parent
+LINUX = sys.platform.startswith("linux")
+#: Generous: the machine running the tests may be busy.
+DEADLINE_S = 20.0
+
+# A program that starts a bot worker as the table does, lets it answer once, prints the
+# worker's process id and waits to be killed.
+WORKER_PARENT = """
+import time
+
+from ai.worker import BotWorker
+from core.controller import Controller
+
+if __name__ == "__main__":
+    worker = BotWorker()
+    controller = Controller()
+    controller.new_match(seed=3, rules={"pass_cycle": ["hold"]})
+    decision = worker.decide(controller.observation(controller.seats_to_act[0]), "first")
+    print(worker.pid, decision.fallback, flush=True)
+    time.sleep(600)
+"""
+
+
+def is_gone(pid: int) -> bool:
+    """Return whether no process has this id any more, or only its zombie is left."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+            state = stat.read().rpartition(")")[2].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return True
+    return state in ("Z", "X")
+
+
+def wait_until(condition: Callable[[], bool], deadline_s: float = DEADLINE_S) -> bool:
+    """Poll ``condition`` until it holds or the deadline passes; return whether it held."""
+    give_up = time.monotonic() + deadline_s
+    while time.monotonic() < give_up:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+def children_of(pid: int) -> list[int]:
+    """Return the ids of a process's children (Linux)."""
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+            found += [int(word) for word in (task / "children").read_text().split()]
+    return found
+
+
+def command_line(pid: int) -> str:
+    """Return a process's command line as text ('' when it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except (FileNotFoundError, ProcessLookupError):
+        return ""
+
+
+def read_line(process: subprocess.Popen[str], deadline_s: float = DEADLINE_S) -> str:
+    """Return the next line the process prints, failing the test if none comes in time."""
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], deadline_s)
+    assert ready, "the program printed nothing in time"
+    return process.stdout.readline()
+
+
+def kill_leftovers(pids: list[int]) -> None:
+    """Kill the processes a failed test left behind (they are this test's own)."""
+    for pid in pids:
+        if not is_gone(pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def leftovers() -> Iterator[list[int]]:
+    """Process ids appended here are killed after the test if they still run."""
+    pids: list[int] = []
+    yield pids
+    kill_leftovers(pids)
+
+
+# -- 1. the bot worker ends with the program ------------------------------------------------
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    script = tmp_path / "parent.py"
+    script.write_text(WORKER_PARENT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    parent = subprocess.Popen(
+        [sys.executable, str(script)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+    )
+    leftovers.append(parent.pid)
+    try:
+        words = read_line(parent).split()
+        worker = int(words[0])
+        assert words[1:] == ["None"], "the worker should have answered itself"
+        children = children_of(parent.pid)
+        leftovers.extend(children)
+        assert worker in children
+        helpers = {pid: command_line(pid) for pid in children}
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(DEADLINE_S)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+    assert wait_until(lambda: all(is_gone(pid) for pid in children)), (
+        "still running after the program was killed: "
+        + ", ".join(f"{pid} {helpers[pid]!r}" for pid in children if not is_gone(pid))
+    )
+
+
+# -- 2. an engine program's children end with it --------------------------------------------
+
+ENGINES = ROOT / "tests" / "engines"
+
+
+def wrapped_engine(tmp_path: Path, *engine: str) -> tuple[str, Path]:
+    """Return an engine command that is a shell wrapper starting a helper, and its pid file.
+
+    The helper (a long sleep) is a grandchild of ours: ending only the wrapper's process,
+    which becomes the engine, would leave it running.
+    """
+    pid_file = tmp_path / "helper.pid"
+    script = tmp_path / "wrapper.sh"
+    words = " ".join(shlex.quote(word) for word in (sys.executable, *engine))
+    script.write_text(
+        f"sleep 1000 &\necho $! > {shlex.quote(str(pid_file))}\nexec {words}\n",
+        encoding="utf-8",
+    )
+    return f"sh {shlex.quote(str(script))}", pid_file
+
+
+def helper_pid(pid_file: Path) -> int:
+    """Return the helper's process id once the wrapper has written it."""
+    assert wait_until(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+    return int(pid_file.read_text())
+
+
+def pass_observation() -> Observation:
+    """Seat 0's view when it must pass."""
+    return HandState.new(RuleSet(), "left", deal_for(5, 0)).observation(0, (0, 0, 0, 0))
+
+
+def play_observation() -> Observation:
+    """Seat 0's view when it must play a card in the first trick."""
+    hand = HandState.new(RuleSet(), "left", deal_for(5, 0))
+    first = FirstLegalBot()
+    for seat in range(4):
+        hand.submit_pass(seat, first.choose_pass(hand.observation(seat, (0, 0, 0, 0))))
+    while hand.turn != 0:
+        seat = hand.turn
+        assert seat is not None
+        hand.play(seat, first.choose_play(hand.observation(seat, (0, 0, 0, 0))))
+    return hand.observation(0, (0, 0, 0, 0))
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_closing_an_engine_ends_the_helpers_its_wrapper_started(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    command, pid_file = wrapped_engine(tmp_path, str(ENGINES / "echo_engine.py"))
+    bot = ExternalEngineBot(command, fallback=FirstLegalBot())
+    try:
+        bot.choose_pass(pass_observation())
+        assert bot.problems == []
+        helper = helper_pid(pid_file)
+        leftovers.append(helper)
+        assert not is_gone(helper)
+    finally:
+        bot.close()
+    assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_an_engine_that_times_out_is_ended_with_its_helpers(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    engine = (str(ENGINES / "bad_engine.py"), "slow", "--on", "play")
+    command, pid_file = wrapped_engine(tmp_path, *engine)
+    bot = ExternalEngineBot(command, fallback=FirstLegalBot(), timeout_ms=300)
+    try:
+        bot.choose_pass(pass_observation())  # answered: the wrapper has run
+        assert bot.problems == []
+        helper = helper_pid(pid_file)
+        bot.choose_play(play_observation())
+        assert len(bot.problems) == 1 and "timed out" in bot.problems[0]
+        leftovers.append(helper)
+        assert bot.process_id is None  # the timed-out program was stopped at once
+        assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
+    finally:
+        bot.close()
+
+
+# -- 3. a tournament starts no more processes than it has jobs -------------------------------
+
+
+class CountingPool:
+    """Stands in for a process pool: runs the jobs here and remembers its size."""
+
+    sizes: ClassVar[list[int]] = []
+
+    def __init__(self, processes: int | None = None) -> None:
+        CountingPool.sizes.append(processes or os.cpu_count() or 1)
+
+    def __enter__(self) -> CountingPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+    def imap(self, function: Callable[[Any], Any], jobs: Any, chunksize: int = 1) -> Iterator[Any]:
+        """Run the jobs one after the other in this process."""
+        return map(function, jobs)
+
+
+@pytest.fixture
+def pool_sizes(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The size of every pool a tournament asks for (the jobs run in this process)."""
+
+    def get_context(method: str | None = None) -> Any:
+        return SimpleNamespace(Pool=CountingPool)
+
+    CountingPool.sizes.clear()
+    monkeypatch.setattr(tournament.multiprocessing, "get_context", get_context)
+    return CountingPool.sizes
+
+
+def test_a_tournament_of_one_deal_starts_no_pool_of_many_processes(pool_sizes: list[int]) -> None:
+    summaries = tournament.run_tournament(["first"] * 4, deals=1, seed=2, workers=4)
+    assert summaries[0].hands == 16
+    assert all(size <= 1 for size in pool_sizes), f"pools of {pool_sizes} processes for 1 deal"
+
+
+def test_a_tournament_starts_at_most_one_process_per_job(pool_sizes: list[int]) -> None:
+    summaries = tournament.run_tournament(["first"] * 4, deals=3, seed=2, matches=2, workers=8)
+    assert summaries[0].hands == 3 * 16 and summaries[0].matches == 2
+    assert pool_sizes == [3, 2]  # one process per deal, then one per match
+
+
+# -- 4. a tournament reports the moves an engine's fallback made -----------------------------
+
+
+def engine_seat(*words: str) -> str:
+    """Return the lineup entry of a test engine run by this Python."""
+    return "engine:" + " ".join(shlex.quote(word) for word in (sys.executable, *words))
+
+
+def test_a_tournament_reports_each_engines_fallback_moves(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    illegal = engine_seat(str(ENGINES / "bad_engine.py"), "illegal", "--on", "pass")
+    crashing = engine_seat(str(ENGINES / "bad_engine.py"), "crash", "--on", "pass")
+    clean = engine_seat(str(ENGINES / "echo_engine.py"))
+    seats = ",".join([illegal, crashing, clean, "first"])
+    # One deal passed to the left, played in four rotations: each engine passes four times.
+    assert game_tournament.main(["--seats", seats, "--deals", "1", "--workers", "1"]) == 0
+    notes = capsys.readouterr().out.rpartition("|")[2].strip().splitlines()  # after the table
+    assert notes == [
+        f"{illegal}: 4 fallback moves (4 illegal or malformed replies)",
+        f"{crashing}: 4 fallback moves (4 crashes)",
+        "Warning: the scores of these engines include the moves their fallback bot made for them.",
+    ]
+
+
+def test_tournament_summaries_count_engine_misbehaviour() -> None:
+    illegal = engine_seat(str(ENGINES / "bad_engine.py"), "illegal", "--on", "pass")
+    summaries = tournament.run_tournament([illegal, "first", "first", "first"], 1, 1, workers=1)
+    engine, first = summaries
+    assert engine.engine is not None and first.engine is None
+    assert (engine.engine.fallback_moves, engine.engine.bad_replies) == (4, 4)
+    assert (engine.engine.timeouts, engine.engine.crashes) == (0, 0)
