@@ -7,14 +7,14 @@ the events that happened or a specific error. Queries never change anything.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from core import events as ev
 from core.actions import Action, PassAction, PlayAction
 from core.cards import cards_of, parse_card, parse_cards
-from core.errors import HeartsError, IllegalActionError
+from core.errors import REFUSAL_REASONS, HeartsError, IllegalActionError
 from core.hand import HandState, Trick
 from core.match import (
     MAX_SEED,
@@ -39,13 +39,32 @@ class Result:
     ok: bool
     events: tuple[ev.Event, ...] = ()
     error: str | None = None
+    #: Why it was refused, one of ``REFUSAL_REASONS``, with the rule's data (see
+    #: ``IllegalActionError``): front ends word refusals from these, not from ``error``.
+    reason: str | None = None
+    details: Mapping[str, object] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """Return the result as JSON data."""
         data: dict[str, Any] = {"ok": self.ok, "events": [e.to_dict() for e in self.events]}
         if self.error is not None:
             data["error"] = self.error
+            data["reason"] = self.reason
         return data
+
+
+def refused(error: str, reason: str, **details: object) -> Result:
+    """Return the result of a refused command."""
+    if reason not in REFUSAL_REASONS:
+        raise ValueError(f"unknown refusal reason {reason!r}")
+    return Result(False, error=error, reason=reason, details=details)
+
+
+def _refusal(error: HeartsError) -> Result:
+    """Return the result of a command the rules engine refused with ``error``."""
+    if isinstance(error, IllegalActionError):
+        return refused(str(error), error.reason, **error.details)
+    return refused(str(error), "bad_input")
 
 
 def _card(value: CardInput) -> int:
@@ -83,7 +102,7 @@ class Controller:
             match_seed = secrets.randbelow(MAX_SEED) if seed is None else validate_seed(seed)
             checked = parse_seats(DEFAULT_SEATS if seats is None else seats)
         except HeartsError as error:
-            return Result(False, error=str(error))
+            return _refusal(error)
         match = MatchState(rule_set, match_seed, checked)
         match.hands.append(match.new_hand_record())
         self._install(match, [])
@@ -98,7 +117,7 @@ class Controller:
             action = PassAction(seat, tuple(_cards(cards)))
             hand.verify_pass(seat, action.cards)
         except HeartsError as error:
-            return Result(False, error=str(error))
+            return _refusal(error)
         self._redo.clear()
         return Result(True, tuple(self._apply(action)))
 
@@ -109,17 +128,17 @@ class Controller:
             action = PlayAction(seat, _card(card))
             hand.verify_play(seat, action.card)
         except HeartsError as error:
-            return Result(False, error=str(error))
+            return _refusal(error)
         self._redo.clear()
         return Result(True, tuple(self._apply(action)))
 
     def undo(self) -> Result:
         """Take back the last action of the current hand."""
         if self._match is None:
-            return Result(False, error="no match in progress")
+            return refused("no match in progress", "no_match")
         actions = self._match.hands[-1].actions
         if not actions:
-            return Result(False, error="nothing to undo in this hand")
+            return refused("nothing to undo in this hand", "nothing_to_undo")
         action = actions.pop()
         self._redo.append(action)
         self._hand = self._replay_current()
@@ -128,24 +147,25 @@ class Controller:
     def redo(self) -> Result:
         """Apply again the last action taken back by undo."""
         if self._match is None:
-            return Result(False, error="no match in progress")
+            return refused("no match in progress", "no_match")
         if not self._redo:
-            return Result(False, error="nothing to redo")
+            return refused("nothing to redo", "nothing_to_redo")
         try:
             self._check(self._redo[-1])
         except HeartsError as error:
-            return Result(False, error=f"cannot redo: {error}")
+            refusal = _refusal(error)
+            return replace(refusal, error=f"cannot redo: {error}")
         action = self._redo.pop()
         return Result(True, tuple(self._apply(action)))
 
     def next_hand(self) -> Result:
         """Deal the next hand once the current one is over."""
         if self._match is None or self._hand is None:
-            return Result(False, error="no match in progress")
+            return refused("no match in progress", "no_match")
         if self._hand.phase != "done":
-            return Result(False, error="the current hand is not over yet")
+            return refused("the current hand is not over yet", "hand_not_over")
         if self.winner is not None:
-            return Result(False, error="the match is over")
+            return refused("the match is over", "match_over")
         self._earlier_scores.append(self._hand.score(self._totals_before_current()))
         record = self._match.new_hand_record()
         self._match.hands.append(record)
@@ -323,12 +343,12 @@ class Controller:
 
     def _require_match(self) -> MatchState:
         if self._match is None:
-            raise HeartsError("no match in progress")
+            raise IllegalActionError("no match in progress", "no_match")
         return self._match
 
     def _require_hand(self) -> HandState:
         if self._hand is None:
-            raise HeartsError("no match in progress")
+            raise IllegalActionError("no match in progress", "no_match")
         return self._hand
 
     def _install(self, match: MatchState, earlier: list[HandScore]) -> None:

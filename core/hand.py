@@ -24,7 +24,7 @@ from core.cards import (
     mask_of,
     suit_of,
 )
-from core.errors import IllegalActionError
+from core.errors import CardError, IllegalActionError
 from core.kernel import legal_mask, trick_points, trick_winner_offset
 from core.observation import Observation, TrickView
 from core.rules import RuleSet, pass_receiver, pass_sender
@@ -63,16 +63,16 @@ class Trick:
 def validate_deal(hands: Sequence[int]) -> None:
     """Raise unless four masks of 13 cards each make up the whole deck."""
     if len(hands) != 4:
-        raise IllegalActionError("a deal has four hands")
+        raise CardError("a deal has four hands")
     union = 0
     for seat, hand in enumerate(hands):
         if count(hand) != 13 or hand & ~FULL_DECK:
-            raise IllegalActionError(f"seat {seat} must be dealt 13 cards")
+            raise CardError(f"seat {seat} must be dealt 13 cards")
         if union & hand:
-            raise IllegalActionError("a card is dealt to two seats")
+            raise CardError("a card is dealt to two seats")
         union |= hand
     if union != FULL_DECK:
-        raise IllegalActionError("the deal does not use the whole deck")
+        raise CardError("the deal does not use the whole deck")
 
 
 @dataclass
@@ -200,16 +200,20 @@ class HandState:
     def verify_pass(self, seat: int, cards: Sequence[int]) -> None:
         """Raise IllegalActionError unless ``seat`` may pass these cards now."""
         if self.phase != "pass":
-            raise IllegalActionError("this is not the passing phase")
+            raise IllegalActionError("this is not the passing phase", "not_passing")
         if not 0 <= seat <= 3:
-            raise IllegalActionError(f"there is no seat {seat}")
+            raise IllegalActionError(f"there is no seat {seat}", "no_such_seat", seat=seat)
         if self.pass_choices[seat] is not None:
-            raise IllegalActionError(f"seat {seat} has already passed")
+            raise IllegalActionError(f"seat {seat} has already passed", "already_passed", seat=seat)
         if len(cards) != PASS_SIZE or len(set(cards)) != PASS_SIZE:
-            raise IllegalActionError(f"pass exactly {PASS_SIZE} different cards")
+            raise IllegalActionError(
+                f"pass exactly {PASS_SIZE} different cards", "pass_three_cards"
+            )
         for card in cards:
             if not has_card(self.hands[seat], card):
-                raise IllegalActionError(f"you do not hold {card_text(card)}")
+                raise IllegalActionError(
+                    f"you do not hold {card_text(card)}", "card_not_held", card=card
+                )
 
     def can_pass(self, seat: int, cards: Sequence[int]) -> bool:
         """Return whether ``seat`` may pass these cards now."""
@@ -247,28 +251,40 @@ class HandState:
     def verify_play(self, seat: int, card: int) -> None:
         """Raise IllegalActionError with the rule broken unless ``seat`` may play ``card``."""
         if self.phase == "pass":
-            raise IllegalActionError("pass three cards first")
+            raise IllegalActionError("pass three cards first", "must_pass_first")
         if self.phase == "done":
-            raise IllegalActionError("the hand is over")
+            raise IllegalActionError("the hand is over", "hand_over")
         turn = self.turn
         if seat != turn:
-            raise IllegalActionError(f"it is seat {turn}'s turn, not seat {seat}'s")
+            raise IllegalActionError(
+                f"it is seat {turn}'s turn, not seat {seat}'s", "not_your_turn", turn=turn
+            )
         hand = self.hands[seat]
         if not has_card(hand, card):
-            raise IllegalActionError(f"you do not hold {card_text(card)}")
+            raise IllegalActionError(
+                f"you do not hold {card_text(card)}", "card_not_held", card=card
+            )
         if has_card(self.legal_mask(seat), card):
             return
         trick = self.current_trick
         assert trick is not None
         if trick.cards:
             if hand & SUIT_MASKS[trick.led_suit]:
-                raise IllegalActionError(f"must follow suit: play a {SUIT_NAMES[trick.led_suit]}")
-            raise IllegalActionError("no points on the first trick")
+                raise IllegalActionError(
+                    f"must follow suit: play a {SUIT_NAMES[trick.led_suit]}",
+                    "must_follow_suit",
+                    suit=trick.led_suit,
+                )
+            raise IllegalActionError("no points on the first trick", "no_points_first_trick")
         if len(self.tricks) == 1:
             if self.rules.first_lead == "any_club":
-                raise IllegalActionError("the first trick must be led with a club")
-            raise IllegalActionError("the first trick must be led with the 2C")
-        raise IllegalActionError("hearts are not broken")
+                raise IllegalActionError(
+                    "the first trick must be led with a club", "first_lead_club"
+                )
+            raise IllegalActionError(
+                "the first trick must be led with the 2C", "first_lead_two_of_clubs"
+            )
+        raise IllegalActionError("hearts are not broken", "hearts_not_broken")
 
     def can_play(self, seat: int, card: int) -> bool:
         """Return whether ``seat`` may play ``card`` now (the fast check for callers in loops)."""
