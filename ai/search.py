@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from ai import search_py
 from ai.search_py import EPSILON, DealPlan, Goal, Table, deal_plan
-from core.native import load_native
+from core.native import load_native, same_function
 
 _implementation, COMPILED = load_native("ai._search", search_py)
 
-evaluate = _implementation.evaluate
-exact = _implementation.exact
-policy_card = _implementation.policy_card
-rollout = _implementation.rollout
-rollout_cards = _implementation.rollout_cards
-sample_deals = _implementation.sample_deals
+evaluate = same_function(search_py.evaluate, _implementation)
+exact = same_function(search_py.exact, _implementation)
+policy_card = same_function(search_py.policy_card, _implementation)
+rollout = same_function(search_py.rollout, _implementation)
+rollout_cards = same_function(search_py.rollout_cards, _implementation)
+sample_deals = same_function(search_py.sample_deals, _implementation)
 
 __all__ = [
     "COMPILED",

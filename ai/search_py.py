@@ -48,21 +48,17 @@ from typing import NamedTuple
 
 from ai.knowledge import GROUP_COUNT
 from ai.sampler import DealSampler
-from core.kernel_py import (
-    _HEARTS,
-    _JACK_OF_DIAMONDS,
-    _JACK_OF_DIAMONDS_FLAG,
-    _MASK64,
-    _NO_TRICKS_BONUS,
-    _POINT_CARDS,
-    _QUEEN_BREAKS_HEARTS,
-    _QUEEN_OF_SPADES,
-    _SUIT,
-    _TWO_OF_CLUBS,
-    legal_mask,
-    next_random,
-    trick_points,
-)
+from core.cards import HEARTS_MASK as _HEARTS
+from core.cards import JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS
+from core.cards import POINT_CARDS_MASK as _POINT_CARDS
+from core.cards import QUEEN_OF_SPADES as _QUEEN_OF_SPADES
+from core.cards import SUIT_MASKS as _SUIT
+from core.kernel_py import MASK64 as _MASK64
+from core.kernel_py import TWO_OF_CLUBS_MASK as _TWO_OF_CLUBS
+from core.kernel_py import legal_mask, next_random, trick_points
+from core.rules import FLAG_JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS_FLAG
+from core.rules import FLAG_NO_TRICKS_BONUS as _NO_TRICKS_BONUS
+from core.rules import FLAG_QUEEN_BREAKS_HEARTS as _QUEEN_BREAKS_HEARTS
 
 _SPADES = _SUIT[2]
 _QUEEN_BIT = 1 << _QUEEN_OF_SPADES

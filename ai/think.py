@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget
@@ -251,7 +251,7 @@ def fallback_action(observation: Observation, fallback: str) -> Action:
         bot = _fallback_bots[fallback] = fallback_bot(fallback)
     thought = think(bot, observation, 0)
     if thought.error is None and is_legal(observation, thought.action):
-        return thought.action
+        return cast(Action, thought.action)
     if decision_kind(observation) == "pass":
         return FirstLegalBot().choose_pass(observation)
     return cards_of(observation.legal_mask())[0]
@@ -338,7 +338,7 @@ def build_bot(name: str, seed: int | None, moon_gates: Mapping[str, float]) -> B
     if _is_factory_spec(name):
         module, _, factory = name.partition(":")
         try:
-            bot = getattr(importlib.import_module(module), factory)(seed)
+            bot = cast(Bot, getattr(importlib.import_module(module), factory)(seed))
         except Exception as error:  # any failure to import or build is a bad name
             raise ValueError(f"cannot build bot {name!r}: {error}") from None
     else:

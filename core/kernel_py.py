@@ -20,8 +20,12 @@ from core.rules import FLAG_NO_TRICKS_BONUS as _NO_TRICKS_BONUS
 from core.rules import FLAG_QUEEN_BREAKS_HEARTS as _QUEEN_BREAKS_HEARTS
 
 _CLUBS = _SUIT[0]
-_TWO_OF_CLUBS = 1  # the mask of the 2♣ (card 0)
-_MASK64 = (1 << 64) - 1
+#: The mask of the 2♣ (card 0).
+TWO_OF_CLUBS_MASK = 1
+#: The 64 bits of the generator's state.
+MASK64 = (1 << 64) - 1
+_TWO_OF_CLUBS = TWO_OF_CLUBS_MASK
+_MASK64 = MASK64
 
 
 def legal_mask(hand: int, led_suit: int, first_trick: bool, hearts_broken: bool, flags: int) -> int:

@@ -1,0 +1,27 @@
+"""Types of the compiled search kernel; its pure-Python twin ``ai.search_py`` documents it."""
+
+from collections.abc import Sequence
+
+from ai.search_py import DealPlan, Goal, Table
+
+def rollout(
+    hands: Sequence[int], table: Table, card: int, seed: int
+) -> tuple[tuple[int, int, int, int], int]: ...
+def rollout_cards(hands: Sequence[int], table: Table, card: int, seed: int) -> list[int]: ...
+def exact(
+    hands: Sequence[int], table: Table, card: int
+) -> tuple[tuple[int, int, int, int], int]: ...
+def policy_card(hand: int, table: Table) -> int: ...
+def evaluate(
+    deals: Sequence[Sequence[int]],
+    table: Table,
+    candidates: Sequence[int],
+    rollouts: int,
+    seed: int,
+    first_deal: int,
+    exact_cards: int,
+    goal: Goal,
+) -> list[int]: ...
+def sample_deals(
+    plan: DealPlan, count: int, seed: int, first: int
+) -> list[tuple[int, int, int, int]]: ...
