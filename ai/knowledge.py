@@ -12,7 +12,6 @@ from dataclasses import dataclass
 
 from core.cards import (
     FULL_DECK,
-    HEARTS,
     POINT_CARDS_MASK,
     QUEEN_OF_SPADES,
     SUIT_MASKS,
@@ -21,6 +20,7 @@ from core.cards import (
     has_card,
     suit_of,
 )
+from core.deductions import breaks_hearts, revealed_by_play
 from core.kernel import trick_points
 from core.observation import Observation
 from core.rules import pass_receiver
@@ -35,9 +35,19 @@ GROUP_MASKS = (
     SUIT_MASKS[3],
 )
 GROUP_COUNT = len(GROUP_MASKS)
-_SUIT_GROUPS = (0b00001, 0b00010, 0b01100, 0b10000)
-_NON_POINT_GROUPS = 0b00111
-_NON_HEART_GROUPS = 0b01111
+
+
+def excluded_groups(mask: int) -> int:
+    """Return a bit per card group that lies wholly inside ``mask`` (cards a seat lacks)."""
+    groups = 0
+    for group, cards in enumerate(GROUP_MASKS):
+        if cards & ~mask == 0:
+            groups |= 1 << group
+    return groups
+
+
+#: Per suit, the groups that make it up (spades: the Q♠ and the other spades).
+_SUIT_GROUPS = tuple(excluded_groups(mask) for mask in SUIT_MASKS)
 
 
 @dataclass(frozen=True)
@@ -95,18 +105,11 @@ def read_knowledge(observation: Observation) -> Knowledge:
         for position, card in enumerate(trick.cards):
             player = (trick.leader + position) % 4
             played_by[player] |= 1 << card
+            for exclusion in revealed_by_play(player, card, led, index + 1, hearts_broken, rules):
+                voids[player] |= excluded_groups(exclusion.mask)
             if position == 0:
                 led = suit_of(card)
-                if led == HEARTS and index > 0 and not hearts_broken and rules.must_break_hearts:
-                    # Hearts were led before they were broken: the leader held only hearts.
-                    voids[player] |= _NON_HEART_GROUPS
-            elif suit_of(card) != led:
-                voids[player] |= _SUIT_GROUPS[led]
-                if index == 0 and rules.no_points_first_trick and has_card(POINT_CARDS_MASK, card):
-                    # A point card on the first trick: the player had nothing but points.
-                    voids[player] |= _NON_POINT_GROUPS
-            if suit_of(card) == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts):
-                hearts_broken = True
+            hearts_broken = hearts_broken or breaks_hearts(card, rules)
         winner = trick.winner()
         if winner is not None:
             for card in trick.cards:

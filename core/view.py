@@ -13,18 +13,13 @@ held only hearts, or only point cards) cannot later play a card it was shown not
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
 from core.cards import (
     CLUBS,
     FULL_DECK,
-    HEARTS,
-    HEARTS_MASK,
-    POINT_CARDS_MASK,
-    QUEEN_OF_SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     TWO_OF_CLUBS,
@@ -37,6 +32,7 @@ from core.cards import (
     parse_card,
     suit_of,
 )
+from core.deductions import Exclusion, breaks_hearts, revealed_by_play
 from core.errors import CardError, HeartsError, RulesOptionError
 from core.kernel import legal_mask
 from core.observation import Observation, TrickView
@@ -199,15 +195,6 @@ def _tricks(value: object) -> tuple[TrickView, ...]:
 # -- consistency ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Exclusion:
-    """Cards a seat whose hand is hidden cannot hold (from some play on), and why."""
-
-    seat: int
-    mask: int
-    reason: str
-
-
 def _check_trick_sequence(tricks: Sequence[TrickView]) -> None:
     """Raise unless the cards are distinct, only the last trick is open and leaders chain."""
     played_in: dict[int, int] = {}
@@ -248,43 +235,11 @@ def _illegal_reason(hand: int, led_suit: int, first_trick: bool, rules: RuleSet)
     return "hearts are not broken"
 
 
-def _revealed(
-    seat: int, card: int, led_suit: int, trick_number: int, hearts_broken: bool, rules: RuleSet
-) -> Iterator[_Exclusion]:
-    """Yield what a legal play by a seat whose hand is hidden shows about that hand."""
-    if led_suit >= 0 and suit_of(card) != led_suit:
-        yield _Exclusion(
-            seat,
-            SUIT_MASKS[led_suit],
-            f"seat {seat} showed it had no {SUIT_NAMES[led_suit]}s in trick {trick_number}",
-        )
-        if trick_number == 1 and rules.no_points_first_trick and has_card(POINT_CARDS_MASK, card):
-            yield _Exclusion(
-                seat,
-                FULL_DECK & ~POINT_CARDS_MASK,
-                f"seat {seat} played a point card on the first trick, so it held "
-                "only hearts and the QS",
-            )
-    if (
-        led_suit < 0
-        and trick_number > 1
-        and suit_of(card) == HEARTS
-        and not hearts_broken
-        and rules.must_break_hearts
-    ):
-        yield _Exclusion(
-            seat,
-            FULL_DECK & ~HEARTS_MASK,
-            f"seat {seat} led a heart in trick {trick_number} before hearts were "
-            "broken, so it held only hearts",
-        )
-
-
 def _replay(
     tricks: Sequence[TrickView],
     rules: RuleSet,
     hands: list[int | None],
-    exclusions: list[_Exclusion],
+    exclusions: list[Exclusion],
 ) -> None:
     """Replay the plays; raise ViewError at the first one that cannot happen.
 
@@ -320,15 +275,16 @@ def _replay(
                         raise ViewError(f"{where}: the first trick must be led with a club")
                     if rules.first_lead == "two_of_clubs" and card != TWO_OF_CLUBS:
                         raise ViewError(f"{where}: the first trick must be led with the 2C")
-                exclusions.extend(_revealed(seat, card, led_suit, number, hearts_broken, rules))
+                exclusions.extend(
+                    revealed_by_play(seat, card, led_suit, number, hearts_broken, rules)
+                )
             if position == 0:
                 led_suit = suit_of(card)
-            if suit_of(card) == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts):
-                hearts_broken = True
+            hearts_broken = hearts_broken or breaks_hearts(card, rules)
 
 
 def _check_unseen(
-    seat: int, hand: int, tricks: Sequence[TrickView], exclusions: Sequence[_Exclusion]
+    seat: int, hand: int, tricks: Sequence[TrickView], exclusions: Sequence[Exclusion]
 ) -> None:
     """Raise unless the unseen cards can be shared among the other seats as the plays allow."""
     played = 0
@@ -405,7 +361,7 @@ def _check_play(
             f"seat {seat} has played {done} cards, so it must hold "
             f"{HAND_SIZE - done}, got {count(hand)}"
         )
-    exclusions: list[_Exclusion] = []
+    exclusions: list[Exclusion] = []
     leader = tricks[0].leader
     if passed is not None and received is not None:
         receiver = pass_receiver(seat, direction)
@@ -434,7 +390,7 @@ def _check_play(
                 f"leads the first trick, not seat {leader}"
             )
         exclusions.extend(
-            _Exclusion(other, mask_of(passed), f"seat {seat} passed it to seat {receiver}")
+            Exclusion(other, mask_of(passed), f"seat {seat} passed it to seat {receiver}")
             for other in range(4)
             if other not in (seat, receiver)
         )
@@ -446,7 +402,7 @@ def _check_play(
     if leader == seat and not has_card(own, TWO_OF_CLUBS):
         raise ViewError(f"seat {seat} leads the first trick, so it must have held the 2C")
     exclusions.extend(
-        _Exclusion(
+        Exclusion(
             other, 1 << TWO_OF_CLUBS, f"seat {leader} leads the first trick, so it holds the 2C"
         )
         for other in range(4)
