@@ -7,7 +7,7 @@ the events that happened or a specific error. Queries never change anything.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -143,6 +143,26 @@ class Controller:
         self._redo.append(action)
         self._hand = self._replay_current()
         return Result(True, (ev.ActionUndone(action),))
+
+    def undo_until(self, seats: Collection[int]) -> Result:
+        """Take back moves until one of ``seats`` has its last move of this hand taken back.
+
+        The moves after it go too, so those seats decide again; with no seats given, the whole
+        hand is taken back. Refused (``nothing_to_undo``) when no such move is in this hand.
+        """
+        if self._match is None:
+            return refused("no match in progress", "no_match")
+        actions = self._match.hands[-1].actions
+        wanted = set(seats)
+        if not actions or (wanted and not any(action.seat in wanted for action in actions)):
+            return refused("nothing to undo in this hand", "nothing_to_undo")
+        undone: list[ev.Event] = []
+        while actions:
+            action = actions[-1]
+            undone.extend(self.undo().events)
+            if action.seat in wanted:
+                break
+        return Result(True, tuple(undone))
 
     def redo(self) -> Result:
         """Apply again the last action taken back by undo."""

@@ -1,0 +1,58 @@
+"""Undo back to a seat's last decision: the one loop every front end uses."""
+
+from __future__ import annotations
+
+from core.controller import Controller
+
+
+def started(seed: int = 8) -> Controller:
+    """Return a match in play after all four passes."""
+    controller = Controller()
+    assert controller.new_match(seed=seed).ok
+    for seat in range(4):
+        assert controller.submit_pass(seat, controller.hand(seat)[:3]).ok
+    return controller
+
+
+def play(controller: Controller, moves: int) -> None:
+    """Play the first legal card of the seat to move, ``moves`` times."""
+    for _ in range(moves):
+        seat = controller.seats_to_act[0]
+        assert controller.play_card(seat, controller.legal_cards(seat)[0]).ok
+
+
+def actions(controller: Controller) -> list[tuple[int, str]]:
+    """Return the current hand's actions as (seat, text)."""
+    match = controller.match
+    assert match is not None
+    return [(action.seat, action.text) for action in match.hands[-1].actions]
+
+
+def test_undo_until_takes_back_the_seats_last_move_and_everything_after() -> None:
+    controller = started()
+    play(controller, 6)
+    before = actions(controller)
+    last_of_seat_0 = max(index for index, (seat, _) in enumerate(before) if seat == 0)
+    result = controller.undo_until([0])
+    assert result.ok and len(result.events) == len(before) - last_of_seat_0
+    assert actions(controller) == before[:last_of_seat_0]
+    assert [action.text for action in controller.redo_actions][::-1] == [
+        text for _, text in before[last_of_seat_0:]
+    ]
+
+
+def test_undo_until_without_seats_takes_back_the_whole_hand() -> None:
+    controller = started()
+    play(controller, 5)
+    assert controller.undo_until([]).ok
+    assert actions(controller) == []
+
+
+def test_undo_until_is_refused_when_the_seats_have_not_moved() -> None:
+    controller = Controller()
+    assert controller.new_match(seed=8).ok
+    assert controller.submit_pass(1, controller.hand(1)[:3]).ok
+    before = actions(controller)
+    result = controller.undo_until([0])
+    assert not result.ok and result.reason == "nothing_to_undo"
+    assert actions(controller) == before
