@@ -12,10 +12,10 @@ from collections.abc import Callable
 import pygame
 
 from ai.easy import EasyBot
-from game.app import App
-from game.scenes.summary import HandSummary, MatchOverScene
-from game.scenes.table import TableScene
-from game.session import HUMAN_SEAT, TableSession
+from game.table.app import App
+from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.table import TableScene
+from game.table.session import HUMAN_SEAT, TableSession
 
 FRAME_DT = 1 / 60
 

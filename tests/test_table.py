@@ -18,13 +18,13 @@ from table_driver import SLOW_FRAME_S, Driver, MakeDriver, make_dirs, open_title
 from core.controller import Controller
 from core.files import CORRUPT_SUFFIX
 from core.record import dumps_record, loads_record
-from game import app as app_module
-from game.scene import Scene
-from game.scenes import title as title_module
-from game.scenes.summary import HandSummary, MatchOverScene
-from game.scenes.table import TableScene
-from game.scenes.title import TitleScene
-from game.session import TableSession, action_cards
+from game.table import app as app_module
+from game.table.scene import Scene
+from game.table.scenes import title as title_module
+from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.table import TableScene
+from game.table.scenes.title import TitleScene
+from game.table.session import TableSession, action_cards
 
 SEED = 20241122
 #: What the table may say when the person clicks a card the rules refuse.
@@ -295,7 +295,7 @@ def test_undo_and_redo_with_the_keys(drivers: MakeDriver) -> None:
 
 def test_hints_and_playing_them(drivers: MakeDriver) -> None:
     from ai.think import ThinkConfig
-    from game.bot_requests import InlineBots
+    from game.table.bot_requests import InlineBots
 
     driver = drivers(bots=InlineBots(ThinkConfig(limit_ms=100)))
     title_module.start_match(driver.app)
@@ -571,8 +571,8 @@ def pass_by_mouse_after_one(driver: Driver, first: int) -> None:
 
 def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
     """Settings → "Your name": typed text, Backspace and Enter change the saved name."""
-    from game.scenes.name_entry import NameEntry
-    from game.scenes.settings_menu import settings_menu
+    from game.table.scenes.name_entry import NameEntry
+    from game.table.scenes.settings_menu import settings_menu
 
     driver = drivers()
     app = driver.app
@@ -596,8 +596,8 @@ def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
 
 def test_the_last_trick_is_shown_again_with_l(drivers: MakeDriver) -> None:
     """L shows the last completed trick's four cards and its winner; a key closes it."""
-    from game.scenes.last_trick import LastTrick
     from game.scripted import ScriptedTable
+    from game.table.scenes.last_trick import LastTrick
 
     driver = drivers()
     table = ScriptedTable(driver.app, seed=12)
@@ -672,8 +672,8 @@ def test_bad_environment_values_are_shown_not_fatal(drivers: MakeDriver) -> None
 
 def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     """The score sheet has a row per finished hand and a total row equal to the match totals."""
-    from game.scenes.pages import score_page
     from game.scripted import ScriptedTable
+    from game.table.scenes.pages import score_page
 
     driver = drivers()
     app = driver.app

@@ -8,13 +8,13 @@ import pygame
 
 from core import events as ev
 from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
-from game import theme
-from game.scene import Scene
-from game.widgets import Button, centred_rect, draw_dialog, draw_text
+from game.table import theme
+from game.table.scene import Scene
+from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
 if TYPE_CHECKING:
-    from game.app import App
-    from game.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
 
 
 def point_cards_taken(table: TableScene) -> list[list[int]]:
@@ -150,13 +150,13 @@ class MatchOverScene(Scene):
 
     def new_match(self) -> None:
         """Start a new match with the same settings."""
-        from game.scenes.title import start_match
+        from game.table.scenes.title import start_match
 
         start_match(self.app)
 
     def main_menu(self) -> None:
         """Go back to the title menu."""
-        from game.scenes.title import TitleScene
+        from game.table.scenes.title import TitleScene
 
         self.app.stack.replace(TitleScene(self.app))
 

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import theme
-from game.scene import Scene
-from game.settings import MAX_NAME_LENGTH, SettingsError
-from game.widgets import centred_rect, draw_dialog, draw_panel, draw_text
+from game.table import theme
+from game.table.scene import Scene
+from game.table.store.settings import MAX_NAME_LENGTH, SettingsError
+from game.table.widgets import centred_rect, draw_dialog, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.table.app import App
 
 
 class NameEntry(Scene):

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.files import short_repr
-from game.json_store import kind_of, read_json_object, write_json_atomically
+from game.table.store.json_store import kind_of, read_json_object, write_json_atomically
 
 #: Largest magnitude of any statistic; keeps a hand-edited file from holding absurd numbers.
 MAX_VALUE = 10**12

@@ -6,12 +6,12 @@ from typing import TYPE_CHECKING
 
 from core.controller import Controller
 from core.scoresheet import rules_summary
-from game.scenes.menu import MenuItem, MenuScene
-from game.scenes.text_page import Line, TextPage
+from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.scenes.text_page import Line, TextPage
 
 if TYPE_CHECKING:
-    from game.app import App
-    from game.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
 
 HELP_LINES = [
     "Goal: take as few points as you can. Each heart is 1 point and the Q♠ is 13. "
@@ -55,7 +55,7 @@ def stats_page(app: App) -> TextPage:
 
 def score_page(app: App, controller: Controller) -> TextPage:
     """Return the score sheet of the match: every hand's points and the totals."""
-    from game.scenes.table import SEAT_NAMES
+    from game.table.scenes.table import SEAT_NAMES
 
     def lines() -> list[Line]:
         if controller.match is None:
@@ -79,8 +79,8 @@ def score_page(app: App, controller: Controller) -> TextPage:
 
 def pause_menu(app: App, table: TableScene) -> MenuScene:
     """Return the menu opened with Esc over the table."""
-    from game.scenes.settings_menu import settings_menu
-    from game.scenes.title import TitleScene, start_match
+    from game.table.scenes.settings_menu import settings_menu
+    from game.table.scenes.title import TitleScene, start_match
 
     def resume() -> None:
         app.stack.remove(menu)

@@ -20,8 +20,8 @@ from core import events as ev
 from core.cards import cards_of, mask_of
 from core.controller import Controller
 from core.rules import pass_receiver, pass_sender
-from game.anim import Beat, Motion, Point, Timeline, duration
-from game.layout import LIFT, Layout
+from game.table.anim import Beat, Motion, Point, Timeline, duration
+from game.table.layout import LIFT, Layout
 
 Key = tuple[object, ...]
 

@@ -17,16 +17,16 @@ from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text, par
 from core.controller import Result
 from core.errors import HeartsError
 from core.rules import pass_receiver
-from game import theme
-from game.card_art import CardArt
-from game.fonts import render_text
-from game.scene import Scene
-from game.session import HUMAN_SEAT, TableSession, action_cards, player_message
-from game.table_view import DrawnCard, TableView
-from game.widgets import Button, draw_panel, draw_text
+from game.table import theme
+from game.table.card_art import CardArt
+from game.table.fonts import render_text
+from game.table.scene import Scene
+from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
+from game.table.table_view import DrawnCard, TableView
+from game.table.widgets import Button, draw_panel, draw_text
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.table.app import App
 
 SEAT_NAMES = ("South", "West", "North", "East")
 DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": ""}
@@ -260,13 +260,13 @@ class TableScene(Scene):
 
     def open_menu(self) -> None:
         """Open the pause menu over the table."""
-        from game.scenes.pages import pause_menu
+        from game.table.scenes.pages import pause_menu
 
         self.app.stack.push(pause_menu(self.app, self))
 
     def open_scores(self) -> None:
         """Show the score sheet."""
-        from game.scenes.pages import score_page
+        from game.table.scenes.pages import score_page
 
         self.app.stack.push(score_page(self.app, self.session.controller))
 
@@ -276,7 +276,7 @@ class TableScene(Scene):
         if not shown.last_trick:
             self.say("No trick has been completed yet in this hand")
             return
-        from game.scenes.last_trick import LastTrick
+        from game.table.scenes.last_trick import LastTrick
 
         self.app.stack.push(LastTrick(self.app, self))
 
@@ -298,7 +298,7 @@ class TableScene(Scene):
         return ev.HandScored(score.points, controller.totals, score.moon_shooter)
 
     def _hand_over(self, event: ev.HandScored) -> None:
-        from game.scenes.summary import HandSummary
+        from game.table.scenes.summary import HandSummary
 
         number = self.view.shown.hand_number
         if self.session.person_plays and number not in self.counted_hands:
@@ -319,7 +319,7 @@ class TableScene(Scene):
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
         if self.session.phase == "match_over":
-            from game.scenes.summary import MatchOverScene
+            from game.table.scenes.summary import MatchOverScene
 
             self.app.stack.push(MatchOverScene(self.app, self))
             return

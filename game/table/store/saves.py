@@ -17,7 +17,7 @@ from pathlib import Path
 from core.controller import Controller
 from core.files import FileContentError, read_regular_file, sync_to_disk, write_atomically
 from core.record import MAX_RECORD_BYTES, loads_record
-from game.json_store import reason_of, report_unreadable
+from game.table.store.json_store import reason_of, report_unreadable
 
 #: What the player is told instead of resuming, after a load message.
 NOT_RESUMED = "the saved game cannot be resumed"

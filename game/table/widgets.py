@@ -8,8 +8,8 @@ from functools import lru_cache
 
 import pygame
 
-from game import theme
-from game.fonts import render_text
+from game.table import theme
+from game.table.fonts import render_text
 
 
 @lru_cache(maxsize=64)
@@ -78,7 +78,7 @@ def draw_text(
 
 def wrap_text(text: str, px: int, max_width: int, bold: bool = False) -> list[str]:
     """Split text into lines that fit ``max_width`` pixels at this size."""
-    from game.fonts import font
+    from game.table.fonts import font
 
     face = font(px, bold)
     lines: list[str] = []

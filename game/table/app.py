@@ -20,12 +20,12 @@ from ai.think import ThinkConfig, think_config_from_env
 from core.controller import Controller
 from core.files import UserDirs, user_dirs
 from core.record import dumps_record
-from game.bot_requests import AsyncBots, WorkerBots
-from game.json_store import json_text
 from game.paths import asset_path
-from game.saves import BackgroundSaver, load_game
-from game.settings import Settings, load_settings
-from game.stats import Statistics, load_statistics
+from game.table.bot_requests import AsyncBots, WorkerBots
+from game.table.store.json_store import json_text
+from game.table.store.saves import BackgroundSaver, load_game
+from game.table.store.settings import Settings, load_settings
+from game.table.store.stats import Statistics, load_statistics
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # Per-monitor DPI awareness on Windows, so the window is drawn at the real pixel size.
@@ -33,10 +33,10 @@ os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
 
 import pygame
 
-from game.card_art import CardArt, CardArtCache, CardStyle
-from game.layout import Layout, compute_layout
-from game.scene import Scene, SceneStack
-from game.sounds import SoundBoard
+from game.table.card_art import CardArt, CardArtCache, CardStyle
+from game.table.layout import Layout, compute_layout
+from game.table.scene import Scene, SceneStack
+from game.table.sounds import SoundBoard
 
 TITLE = "MDHearts"
 FPS = 60
@@ -232,7 +232,7 @@ class App:
 
     def draw(self) -> None:
         """Draw the visible screens and the messages, then show the frame."""
-        from game.hud import draw_toasts
+        from game.table.hud import draw_toasts
 
         for scene in self.stack.visible():
             scene.draw(self.screen)
@@ -278,7 +278,7 @@ def _tell(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the table and play until the player quits; a crash is logged, not lost."""
-    from game.scenes.title import TitleScene
+    from game.table.scenes.title import TitleScene
 
     dirs, notices = user_dirs()
     app: App | None = None

@@ -19,7 +19,7 @@ from core.actions import PassAction, PlayAction
 from core.cards import POINT_CARDS_MASK, mask_of
 from core.controller import Controller, Result
 from core.rules import RuleSet
-from game.bot_requests import AsyncBots
+from game.table.bot_requests import AsyncBots
 
 #: The person's seat (at the bottom of the table).
 HUMAN_SEAT = 0

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.table.app import App
 
 
 class Scene:

@@ -16,7 +16,7 @@ from typing import Any
 
 from core.files import short_repr
 from core.rules import RuleSet
-from game.json_store import kind_of, read_json_object, write_json_atomically
+from game.table.store.json_store import kind_of, read_json_object, write_json_atomically
 
 SPEEDS = ("slow", "normal", "fast", "instant")
 DIFFICULTIES = ("easy", "normal", "hard")

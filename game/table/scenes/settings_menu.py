@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from game.scenes.menu import MenuItem, MenuScene
-from game.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
+from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.table.app import App
 
 MOON_RULES = ("add", "subtract", "auto")
 END_SCORES = (50, 75, 100, 150)
@@ -85,7 +85,7 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         )
 
     def name() -> MenuItem:
-        from game.scenes.name_entry import NameEntry
+        from game.table.scenes.name_entry import NameEntry
 
         return MenuItem(
             lambda: f"Your name: {app.settings.player_name}",

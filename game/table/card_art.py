@@ -19,7 +19,7 @@ import numpy as np
 import pygame
 
 from core.cards import CLUBS, DIAMONDS, HEARTS, RANKS, SPADES, SUIT_SYMBOLS, rank_of, suit_of
-from game.fonts import render_text
+from game.table.fonts import render_text
 
 CARD_ASPECT = 1.4
 MIN_WIDTH = 16

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import pygame
 
-from game import theme
-from game.scene import Scene
-from game.widgets import draw_panel, draw_text
+from game.table import theme
+from game.table.scene import Scene
+from game.table.widgets import draw_panel, draw_text
 
 Label = str | Callable[[], str]
 

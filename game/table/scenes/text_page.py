@@ -10,9 +10,9 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from game import theme
-from game.scene import Scene
-from game.widgets import centred_rect, draw_dialog, draw_text, wrap_text
+from game.table import theme
+from game.table.scene import Scene
+from game.table.widgets import centred_rect, draw_dialog, draw_text, wrap_text
 
 Line = str | tuple[str, ...]
 

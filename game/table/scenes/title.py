@@ -10,13 +10,13 @@ import pygame
 from ai.registry import SeatRefused, check_seats
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
-from game.scenes.menu import MenuItem, MenuScene
-from game.scenes.pages import help_page, stats_page
-from game.scenes.settings_menu import settings_menu
-from game.session import TableSession
+from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.scenes.pages import help_page, stats_page
+from game.table.scenes.settings_menu import settings_menu
+from game.table.session import TableSession
 
 if TYPE_CHECKING:
-    from game.app import App
+    from game.table.app import App
 
 #: Time a title-menu frame may spend drawing cards ahead of the table.
 TITLE_WARM_BUDGET_S = 0.03
@@ -30,7 +30,7 @@ LONG_TOAST_SECONDS = 8.0
 
 def start_match(app: App, watch: bool = False) -> None:
     """Start a new match with the settings' opponents and rules and show the table."""
-    from game.scenes.table import TableScene
+    from game.table.scenes.table import TableScene
 
     settings = app.settings
     app.bots.cancel_all()
@@ -71,7 +71,7 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     A match with seats played by programs (``engine:``) asks the person first, default No;
     one the table cannot play is left on disk untouched with a message.
     """
-    from game.scenes.table import TableScene
+    from game.table.scenes.table import TableScene
 
     controller = app.load_saved_game()
     if controller is None:

@@ -6,13 +6,13 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from game import theme
-from game.scene import Scene
-from game.widgets import centred_rect, draw_dialog, draw_text
+from game.table import theme
+from game.table.scene import Scene
+from game.table.widgets import centred_rect, draw_dialog, draw_text
 
 if TYPE_CHECKING:
-    from game.app import App
-    from game.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
 
 
 class LastTrick(Scene):

@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 import pygame
 
-from game import theme
-from game.layout import Layout
-from game.widgets import draw_panel, draw_text
+from game.table import theme
+from game.table.layout import Layout
+from game.table.widgets import draw_panel, draw_text
 
 
 def draw_toasts(surface: pygame.Surface, layout: Layout, texts: Sequence[str]) -> None:
