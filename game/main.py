@@ -38,7 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.write(USAGE)
         return 0
     if command == "cli":
-        from game.cli import main as cli_main
+        from game.terminal.main import main as cli_main
 
         return cli_main(rest)
     if command == "engine":

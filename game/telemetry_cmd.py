@@ -15,7 +15,7 @@ from typing import NoReturn
 
 from ai.telemetry import ExportSummary, export_telemetry, telemetry_dir_from_env
 from core.files import open_atomically
-from game.terminal import silence_stdout
+from game.streams import silence_stdout
 
 PROG = "mdhearts telemetry"
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2

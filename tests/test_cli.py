@@ -18,8 +18,8 @@ from core.cards import card_text, parse_card
 from core.controller import Controller
 from core.observation import Observation
 from core.record import load_record
-from game import cli
-from game.autoplay import BotError, play_bots
+from game.terminal import main as cli
+from game.terminal.bots import BotError, play_bots
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from ai.registry import make_seat_bots
 from core.controller import Controller
 from core.record import dumps_record
-from game import cli
-from game.autoplay import play_bots
+from game.terminal import main as cli
+from game.terminal.bots import play_bots
 
 EXPECTED_CODES = {cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE}
 FUZZ = settings(

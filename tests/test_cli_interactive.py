@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from core.cards import card_text
 from core.record import load_record
-from game import cli
-from game.cli_interactive import run_interactive
+from game.terminal import main as cli
+from game.terminal.interactive import run_interactive
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -16,8 +16,8 @@ import pytest
 
 from core.files import CORRUPT_SUFFIX
 from core.record import RECORD_VERSION, load_record
-from game import cli
-from game.cli_interactive import run_interactive
+from game.terminal import main as cli
+from game.terminal.interactive import run_interactive
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 REPO = Path(__file__).resolve().parents[1]
@@ -109,7 +109,7 @@ def _play_loop_script(state: Path, rounds: int) -> str:
     """Return a program that tries ``rounds`` moves, each read from the status it just got."""
     return f"""
 import contextlib, io, json, sys
-from game import cli
+from game.terminal import main as cli
 made = 0
 for _ in range({rounds}):
     out = io.StringIO()

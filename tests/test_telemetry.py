@@ -19,8 +19,8 @@ from ai.telemetry import (
 )
 from ai.think import Decision
 from core.cards import QUEEN_OF_SPADES
-from game import cli
 from game.main import main as mdhearts
+from game.terminal import main as cli
 
 FIELDS = {
     "time", "seat", "tier", "kind", "elapsed_ms", "limit_ms", "timed_out", "fallback_used",

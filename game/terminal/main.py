@@ -36,8 +36,8 @@ from core.match import validate_seed
 from core.record import load_record, save_record
 from core.rules import FIRST_LEADS, MOON_MODES, RuleSet, pass_receiver, pass_sender
 from core.seats import Seat, parse_seats, seat_texts
-from game.autoplay import BotError, BotSeats
-from game.terminal import silence_stdout, tell, write
+from game.streams import silence_stdout, tell, write
+from game.terminal.bots import BotError, BotSeats
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 STATE_ENV = "MDH_CLI_STATE"
@@ -749,7 +749,7 @@ def _run(argv: list[str]) -> int:
         if args.interactive:
             if args.command is not None:
                 raise CliError("--interactive takes no command", EXIT_USAGE)
-            from game.cli_interactive import run_interactive
+            from game.terminal.interactive import run_interactive
 
             with state_lock(state):
                 return run_interactive(state, symbols=symbols)

@@ -20,8 +20,9 @@ from core.errors import HeartsError
 from core.files import set_aside
 from core.rules import RuleSet
 from core.seats import DEFAULT_SEATS, Seat
-from game.autoplay import BotSeats
-from game.cli import (
+from game.streams import write
+from game.terminal.bots import BotSeats
+from game.terminal.main import (
     NO_MATCH,
     CliError,
     autoplay,
@@ -36,7 +37,6 @@ from game.cli import (
     undo_to_human,
     viewing_seat,
 )
-from game.terminal import write
 
 HELP = """moves:
   a number or a card   play that card, e.g. `1` or `QS`
