@@ -1,11 +1,12 @@
 """The players of a match's seats that are not people: built-in bots and engine programs.
 
-Every transport (table, CLI, interactive) lets the other seats answer after a command.
-``BotSeats`` holds what that needs: the think config, the telemetry log, the runner that asks
-the bots (in this process for bots that answer at once, in the shared worker process for bots
-that search, or always when asked to) and the engine programs of ``engine:`` seats, started
-on first use and ended by ``close``. Whether a record's engine seats may start at all is
-decided before (``ai.registry.check_seats``): the person must have agreed.
+The terminal harness (one-shot commands and the interactive session) lets the other seats
+answer after each command. ``BotSeats`` holds what that needs: the think config, the telemetry
+log, the runner that asks the bots (in this process for bots that answer at once, in the shared
+worker process for bots that search, or always when asked to) and the engine programs of
+``engine:`` seats, started on first use and ended by ``close``. Whether a record's engine seats
+may start at all is decided before (``ai.registry.check_seats``): the person must have agreed.
+(The table asks its bots without waiting, through ``game.table.bot_requests``.)
 """
 
 from __future__ import annotations

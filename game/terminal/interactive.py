@@ -22,21 +22,11 @@ from core.rules import RuleSet
 from core.seats import DEFAULT_SEATS, Seat
 from game.streams import write
 from game.terminal.bots import BotSeats
-from game.terminal.main import (
-    NO_MATCH,
-    CliError,
-    autoplay,
-    bot_seats,
-    checked_path,
-    describe_event,
-    load_state,
-    redo_to_human,
-    save_state,
-    status_data,
-    status_text,
-    undo_to_human,
-    viewing_seat,
-)
+from game.terminal.errors import CliError
+from game.terminal.render import describe_event, status_data, status_text
+from game.terminal.seats import autoplay, bot_seats, viewing_seat
+from game.terminal.state_file import NO_MATCH, checked_path, load_state, save_state
+from game.terminal.undo import redo_to_human, undo_to_human
 
 HELP = """moves:
   a number or a card   play that card, e.g. `1` or `QS`
