@@ -182,7 +182,7 @@ def headless() -> None:
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
     """Parse ``1920x1080,3840x2160`` into window sizes (ValueError with the expected form)."""
-    from game.screenshots import parse_size
+    from game.tools.screenshots import parse_size
 
     sizes = [parse_size(part.strip()) for part in text.split(",") if part.strip()]
     if not sizes:

@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return table_main()
     command, rest = args[0], args[1:]
     if command == "--self-test":
-        from game.self_test import main as self_test_main
+        from game.tools.self_test import main as self_test_main
 
         return self_test_main(rest)
     if command in ("-h", "--help", "help"):
@@ -42,19 +42,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return cli_main(rest)
     if command == "engine":
-        from game.engine import main as engine_main
+        from game.engine.main import main as engine_main
 
         return engine_main(rest)
     if command == "tournament":
-        from game.tournament_cmd import main as tournament_main
+        from game.tools.tournament import main as tournament_main
 
         return tournament_main(rest)
     if command == "telemetry":
-        from game.telemetry_cmd import main as telemetry_main
+        from game.tools.telemetry import main as telemetry_main
 
         return telemetry_main(rest)
     if command == "screenshots":
-        from game.screenshots import main as screenshots_main
+        from game.tools.screenshots import main as screenshots_main
 
         return screenshots_main(rest)
     sys.stderr.write(f"mdhearts: unknown command {command!r}\n\n{USAGE}")

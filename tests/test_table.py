@@ -596,8 +596,8 @@ def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
 
 def test_the_last_trick_is_shown_again_with_l(drivers: MakeDriver) -> None:
     """L shows the last completed trick's four cards and its winner; a key closes it."""
-    from game.scripted import ScriptedTable
     from game.table.scenes.last_trick import LastTrick
+    from game.tools.scripted import ScriptedTable
 
     driver = drivers()
     table = ScriptedTable(driver.app, seed=12)
@@ -672,8 +672,8 @@ def test_bad_environment_values_are_shown_not_fatal(drivers: MakeDriver) -> None
 
 def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     """The score sheet has a row per finished hand and a total row equal to the match totals."""
-    from game.scripted import ScriptedTable
     from game.table.scenes.pages import score_page
+    from game.tools.scripted import ScriptedTable
 
     driver = drivers()
     app = driver.app

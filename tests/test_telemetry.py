@@ -226,7 +226,7 @@ def test_export_out_is_replaced_only_by_a_whole_export(
         stream.write('{"partial": 1}\n')
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr("game.telemetry_cmd.export_telemetry", fail_midway)
+    monkeypatch.setattr("game.tools.telemetry.export_telemetry", fail_midway)
     assert mdhearts(["telemetry", "export", "--dir", str(tmp_path / "t"), "--out", str(out)]) == 1
     assert out.read_text() == "earlier export\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.ndjson", "t"]

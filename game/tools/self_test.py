@@ -73,10 +73,10 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
     from core import kernel
     from core.files import UserDirs
     from core.record import dumps_record
-    from game.scripted import ScriptedTable
     from game.table.app import App
     from game.table.bot_requests import WorkerBots
     from game.table.store.saves import load_game
+    from game.tools.scripted import ScriptedTable
 
     if not (kernel.COMPILED and search.COMPILED) and os.environ.get("MDH_PURE_PYTHON") != "1":
         raise SelfTestError("the compiled rules kernel or search module is missing")

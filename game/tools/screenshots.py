@@ -31,10 +31,10 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     import pygame
 
     from core.files import UserDirs
-    from game.scripted import ScriptedTable
     from game.table.app import App
     from game.table.bot_requests import InlineBots
     from game.table.scenes.title import TitleScene
+    from game.tools.scripted import ScriptedTable
 
     home = Path(tempfile.mkdtemp(prefix="mdh-shots-"))
     dirs = UserDirs(home / "config", home / "data", home / "state", home / "log")
