@@ -26,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the subcommand named by the first argument and return its exit code."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args:
-        from game.table.app import main as table_main
+        from game.table.main import main as table_main
 
         return table_main()
     command, rest = args[0], args[1:]

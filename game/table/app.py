@@ -1,4 +1,4 @@
-"""The table program: the window, the main loop, and the services the screens share.
+"""The running table: the window, the main loop, and the services the screens share.
 
 The loop runs at the display's pace (``Clock.tick``), hands input to the top screen, moves
 time on and draws. Nothing in a frame waits: bots think in the worker process, saves are
@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 import time
-import traceback
-from collections.abc import Sequence
-from pathlib import Path
+from typing import Any
 
 from ai.telemetry import telemetry_from_env
 from ai.think import ThinkConfig, think_config_from_env
@@ -22,6 +19,7 @@ from core.files import UserDirs, user_dirs
 from core.record import dumps_record
 from game.paths import asset_path
 from game.table.bot_requests import AsyncBots, WorkerBots
+from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.saves import BackgroundSaver, load_game
 from game.table.store.settings import Settings, load_settings
@@ -35,7 +33,7 @@ import pygame
 
 from game.table.card_art import CardArt, CardArtCache, CardStyle
 from game.table.layout import Layout, compute_layout
-from game.table.scene import Scene, SceneStack
+from game.table.scene import Scene, SceneStack, scene_named
 from game.table.sounds import SoundBoard
 
 TITLE = "MDHearts"
@@ -180,6 +178,29 @@ class App:
         """Write the game in progress now, so a killed program loses nothing shown."""
         self.saver.write_now(self.dirs.save_file, dumps_record(controller))
 
+    def push_scene(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Show the screen registered as ``name`` (made with these arguments) on top."""
+        self.stack.push(scene_named(name, self, *args, **kwargs))
+
+    def replace_scene(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Close every screen and show the one registered as ``name``."""
+        self.stack.replace(scene_named(name, self, *args, **kwargs))
+
+    def start_match(self, watch: bool = False) -> None:
+        """Start a new match with the settings' opponents and rules and show the table."""
+        settings = self.settings
+        self.bots.cancel_all()
+        session = TableSession.new_match(
+            self.bots,
+            settings.opponents,
+            settings.rules,
+            limit_ms=self.think.limit_ms,
+            watch=watch,
+        )
+        self.replace_scene("table", session)
+        if not watch:
+            self.save_game(session.controller)
+
     def discard_game(self) -> None:
         """Forget the saved game in progress (it is over)."""
         self.saver.write_now(self.dirs.save_file, None)
@@ -254,46 +275,3 @@ class App:
         self.saver.close()
         self.bots.close()
         pygame.quit()
-
-
-def write_crash_log(dirs: UserDirs) -> Path | None:
-    """Write the current exception's traceback to the crash log; return its path."""
-    try:
-        dirs.crash_log.parent.mkdir(parents=True, exist_ok=True)
-        with open(dirs.crash_log, "a", encoding="utf-8") as log:
-            log.write(traceback.format_exc())
-            log.write("\n")
-        return dirs.crash_log
-    except OSError:
-        return None
-
-
-def _tell(text: str) -> None:
-    """Tell the player something even in a build without a console."""
-    stream = sys.stderr
-    if stream is not None:
-        with contextlib.suppress(OSError, ValueError):
-            stream.write(text + "\n")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Open the table and play until the player quits; a crash is logged, not lost."""
-    from game.table.scenes.title import TitleScene
-
-    dirs, notices = user_dirs()
-    app: App | None = None
-    try:
-        app = App(dirs, notices=notices)
-        app.run(TitleScene(app))
-        return 0
-    except Exception:
-        where = write_crash_log(dirs)
-        message = "MDHearts stopped because of an error."
-        if where is not None:
-            message += f" The details are in {where}."
-        _tell(message)
-        return 1
-    finally:
-        if app is not None:
-            with contextlib.suppress(Exception):
-                app.close()

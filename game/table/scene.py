@@ -1,12 +1,16 @@
 """Screens as a stack: the top one gets the input; overlays draw over the one below.
 
 A scene changes its state in ``handle`` and ``update(dt)`` and only reads it in ``draw``, so a
-frame is a picture of the state at one moment.
+frame is a picture of the state at one moment. Screens open each other by name
+(``app.push_scene("last_trick", table)`` makes ``scene_named("last_trick", app, table)``), so
+no screen imports another to show it: each registers itself when its module is imported, and
+importing ``game.table.scenes`` imports them all.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -88,3 +92,30 @@ class SceneStack:
         while start > 0 and self.scenes[start].overlay:
             start -= 1
         return self.scenes[max(start, 0) :]
+
+
+#: What makes a screen: a scene class, or a function returning a scene; called with the app
+#: first, then the screen's own arguments.
+SceneFactory = Callable[..., Scene]
+
+#: The screens by name.
+SCENES: dict[str, SceneFactory] = {}
+
+
+def register(name: str, factory: SceneFactory) -> None:
+    """Make ``factory`` the screen opened by ``name``; a name belongs to one screen only."""
+    known = SCENES.get(name)
+    if known is not None and known is not factory:
+        raise ValueError(f"a screen is already registered as {name!r}: {known!r}")
+    SCENES[name] = factory
+
+
+def scene_named(name: str, app: App, *args: Any, **kwargs: Any) -> Scene:
+    """Return a new screen of the registered ``name``, made with these arguments."""
+    factory = SCENES.get(name)
+    if factory is None:
+        raise LookupError(
+            f"no screen is registered as {name!r} (known: {', '.join(sorted(SCENES))}); "
+            "the screens register when game.table.scenes is imported"
+        )
+    return factory(app, *args, **kwargs)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.table import theme
-from game.table.scene import Scene
+from game.table.scene import Scene, register
 from game.table.widgets import centred_rect, draw_dialog, draw_text
 
 if TYPE_CHECKING:
@@ -57,3 +57,6 @@ class LastTrick(Scene):
             theme.TEXT_DIM,
             center=(rect.centerx, rect.bottom - layout.px(16)),
         )
+
+
+register("last_trick", LastTrick)

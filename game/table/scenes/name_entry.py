@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from game.table import theme
-from game.table.scene import Scene
+from game.table.scene import Scene, register
 from game.table.store.settings import MAX_NAME_LENGTH, SettingsError
 from game.table.widgets import centred_rect, draw_dialog, draw_panel, draw_text
 
@@ -74,3 +74,6 @@ class NameEntry(Scene):
             center=(rect.centerx, rect.bottom - layout.px(24)),
             max_width=rect.width - layout.px(20),
         )
+
+
+register("name_entry", NameEntry)

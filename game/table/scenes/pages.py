@@ -6,7 +6,9 @@ from typing import TYPE_CHECKING
 
 from core.controller import Controller
 from core.scoresheet import rules_summary
+from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.scenes.table import SEAT_NAMES
 from game.table.scenes.text_page import Line, TextPage
 
 if TYPE_CHECKING:
@@ -55,7 +57,6 @@ def stats_page(app: App) -> TextPage:
 
 def score_page(app: App, controller: Controller) -> TextPage:
     """Return the score sheet of the match: every hand's points and the totals."""
-    from game.table.scenes.table import SEAT_NAMES
 
     def lines() -> list[Line]:
         if controller.match is None:
@@ -79,8 +80,6 @@ def score_page(app: App, controller: Controller) -> TextPage:
 
 def pause_menu(app: App, table: TableScene) -> MenuScene:
     """Return the menu opened with Esc over the table."""
-    from game.table.scenes.settings_menu import settings_menu
-    from game.table.scenes.title import TitleScene, start_match
 
     def resume() -> None:
         app.stack.remove(menu)
@@ -88,15 +87,15 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
     def leave() -> None:
         if table.session.person_plays:
             app.save_game(table.session.controller)
-        app.stack.replace(TitleScene(app))
+        app.replace_scene("title")
 
     menu = MenuScene(
         app,
         "Paused",
         [
             MenuItem("Resume", resume),
-            MenuItem("New match", lambda: start_match(app)),
-            MenuItem("Settings", lambda: app.stack.push(settings_menu(app, overlay=True))),
+            MenuItem("New match", app.start_match),
+            MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet", lambda: app.stack.push(score_page(app, table.session.controller))
             ),
@@ -106,3 +105,9 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
         overlay=True,
     )
     return menu
+
+
+register("help", help_page)
+register("statistics", stats_page)
+register("score_sheet", score_page)
+register("pause_menu", pause_menu)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
 
@@ -85,11 +86,9 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         )
 
     def name() -> MenuItem:
-        from game.table.scenes.name_entry import NameEntry
-
         return MenuItem(
             lambda: f"Your name: {app.settings.player_name}",
-            lambda: app.stack.push(NameEntry(app)),
+            lambda: app.push_scene("name_entry"),
         )
 
     items = [
@@ -118,3 +117,6 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         overlay=overlay,
     )
     return menu
+
+
+register("settings", settings_menu)

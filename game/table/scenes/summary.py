@@ -9,7 +9,7 @@ import pygame
 from core import events as ev
 from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
-from game.table.scene import Scene
+from game.table.scene import Scene, register
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
 if TYPE_CHECKING:
@@ -150,15 +150,11 @@ class MatchOverScene(Scene):
 
     def new_match(self) -> None:
         """Start a new match with the same settings."""
-        from game.table.scenes.title import start_match
-
-        start_match(self.app)
+        self.app.start_match()
 
     def main_menu(self) -> None:
         """Go back to the title menu."""
-        from game.table.scenes.title import TitleScene
-
-        self.app.stack.replace(TitleScene(self.app))
+        self.app.replace_scene("title")
 
     def handle(self, event: pygame.event.Event) -> None:
         """Enter starts a new match, Esc goes to the menu; buttons work with the mouse."""
@@ -208,3 +204,7 @@ class MatchOverScene(Scene):
             offset = (index - 0.5) * layout.px(220)
             button.rect.midbottom = (round(rect.centerx + offset), rect.bottom - layout.px(20))
             button.draw(surface)
+
+
+register("hand_summary", HandSummary)
+register("match_over", MatchOverScene)

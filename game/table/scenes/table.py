@@ -20,7 +20,7 @@ from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.fonts import render_text
-from game.table.scene import Scene
+from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
 from game.table.table_view import DrawnCard, TableView
 from game.table.widgets import Button, draw_panel, draw_text
@@ -260,15 +260,11 @@ class TableScene(Scene):
 
     def open_menu(self) -> None:
         """Open the pause menu over the table."""
-        from game.table.scenes.pages import pause_menu
-
-        self.app.stack.push(pause_menu(self.app, self))
+        self.app.push_scene("pause_menu", self)
 
     def open_scores(self) -> None:
         """Show the score sheet."""
-        from game.table.scenes.pages import score_page
-
-        self.app.stack.push(score_page(self.app, self.session.controller))
+        self.app.push_scene("score_sheet", self.session.controller)
 
     def open_last_trick(self) -> None:
         """Show the last completed trick."""
@@ -276,9 +272,7 @@ class TableScene(Scene):
         if not shown.last_trick:
             self.say("No trick has been completed yet in this hand")
             return
-        from game.table.scenes.last_trick import LastTrick
-
-        self.app.stack.push(LastTrick(self.app, self))
+        self.app.push_scene("last_trick", self)
 
     def seat_name(self, seat: int) -> str:
         """Return the name shown for a seat."""
@@ -298,8 +292,6 @@ class TableScene(Scene):
         return ev.HandScored(score.points, controller.totals, score.moon_shooter)
 
     def _hand_over(self, event: ev.HandScored) -> None:
-        from game.table.scenes.summary import HandSummary
-
         number = self.view.shown.hand_number
         if self.session.person_plays and number not in self.counted_hands:
             self.counted_hands.add(number)
@@ -308,7 +300,7 @@ class TableScene(Scene):
             )
         if event.moon_shooter is not None:
             self.app.sounds.play("moon")
-        self.app.stack.push(HandSummary(self.app, self, event))
+        self.app.push_scene("hand_summary", self, event)
 
     def _count_match(self, event: ev.MatchOver) -> None:
         if self.session.person_plays:
@@ -319,9 +311,7 @@ class TableScene(Scene):
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
         if self.session.phase == "match_over":
-            from game.table.scenes.summary import MatchOverScene
-
-            self.app.stack.push(MatchOverScene(self.app, self))
+            self.app.push_scene("match_over", self)
             return
         result = self.session.next_hand()
         if result.ok:
@@ -748,3 +738,6 @@ def _pretty(label: str) -> str:
         except HeartsError:
             parts.append(text)
     return " ".join(parts)
+
+
+register("table", TableScene)

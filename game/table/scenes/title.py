@@ -10,9 +10,8 @@ import pygame
 from ai.registry import SeatRefused, check_seats
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
+from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
-from game.table.scenes.pages import help_page, stats_page
-from game.table.scenes.settings_menu import settings_menu
 from game.table.session import TableSession
 
 if TYPE_CHECKING:
@@ -26,24 +25,6 @@ RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
 FAN_STEP_DEGREES = 11.0
 #: How long a message about the saved match stays up.
 LONG_TOAST_SECONDS = 8.0
-
-
-def start_match(app: App, watch: bool = False) -> None:
-    """Start a new match with the settings' opponents and rules and show the table."""
-    from game.table.scenes.table import TableScene
-
-    settings = app.settings
-    app.bots.cancel_all()
-    session = TableSession.new_match(
-        app.bots,
-        settings.opponents,
-        settings.rules,
-        limit_ms=app.think.limit_ms,
-        watch=watch,
-    )
-    app.stack.replace(TableScene(app, session))
-    if not watch:
-        app.save_game(session.controller)
 
 
 def table_seat_problem(seats: Sequence[Seat]) -> str | None:
@@ -71,8 +52,6 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     A match with seats played by programs (``engine:``) asks the person first, default No;
     one the table cannot play is left on disk untouched with a message.
     """
-    from game.table.scenes.table import TableScene
-
     controller = app.load_saved_game()
     if controller is None:
         return False
@@ -91,7 +70,7 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     }
     app.bots.cancel_all()
     session = TableSession(controller, names, app.bots, app.think.limit_ms)
-    app.stack.replace(TableScene(app, session, resumed=True))
+    app.replace_scene("table", session, resumed=True)
     return True
 
 
@@ -139,11 +118,11 @@ class TitleScene(MenuScene):
             "MDHearts",
             [
                 MenuItem("Continue the match", resume, enabled=lambda: self.has_saved_game),
-                MenuItem("New match", lambda: start_match(app)),
-                MenuItem("Watch the bots play", lambda: start_match(app, watch=True)),
-                MenuItem("Settings", lambda: app.stack.push(settings_menu(app, overlay=True))),
-                MenuItem("Statistics", lambda: app.stack.push(stats_page(app))),
-                MenuItem("How to play", lambda: app.stack.push(help_page(app))),
+                MenuItem("New match", app.start_match),
+                MenuItem("Watch the bots play", lambda: app.start_match(watch=True)),
+                MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
+                MenuItem("Statistics", lambda: app.push_scene("statistics")),
+                MenuItem("How to play", lambda: app.push_scene("help")),
                 MenuItem("Quit", self.quit),
             ],
             subtitle="Hearts against bots that play fair",
@@ -186,3 +165,6 @@ class TitleScene(MenuScene):
     def quit(self) -> None:
         """Leave the program."""
         self.app.running = False
+
+
+register("title", TitleScene)
