@@ -35,8 +35,8 @@ from bench.rules import render_markdown, render_text
 
 if TYPE_CHECKING:
     from ai.think import Decision
-    from game.app import App
-    from game.session import TableSession
+    from game.table.app import App
+    from game.table.session import TableSession
 
 TITLE = "MDHearts table frame-time benchmark"
 #: Targets from the issue: p99 frame work time (one frame at 60 Hz), and the first frame.
@@ -58,9 +58,9 @@ FIRST_FRAME_CODE = f"""
 import time
 _start = time.perf_counter()
 import json, sys
-from game.app import App
+from game.table.app import App
 from core.files import user_dirs
-from game.scenes.title import TitleScene
+from game.table.scenes.title import TitleScene
 _imported = time.perf_counter()
 dirs, _ = user_dirs()
 app = App(dirs, size=(int(sys.argv[1]), int(sys.argv[2])))
@@ -182,7 +182,7 @@ def headless() -> None:
 
 def parse_sizes(text: str) -> list[tuple[int, int]]:
     """Parse ``1920x1080,3840x2160`` into window sizes (ValueError with the expected form)."""
-    from game.screenshots import parse_size
+    from game.tools.screenshots import parse_size
 
     sizes = [parse_size(part.strip()) for part in text.split(",") if part.strip()]
     if not sizes:
@@ -206,7 +206,7 @@ def user_home() -> Iterator[Path]:
 
 def _label(session: TableSession, app: App) -> str:
     """Describe the frame: the match phase and the animation beat being shown."""
-    from game.scenes.table import TableScene
+    from game.table.scenes.table import TableScene
 
     scene = next((s for s in app.stack.scenes if isinstance(s, TableScene)), None)
     beat = None if scene is None else scene.view.timeline.current
@@ -275,12 +275,12 @@ def run_hand(
     """Open the table at ``size`` and time every frame of one watched hand of hard bots."""
     headless()
     from core.files import UserDirs
-    from game.app import App
-    from game.bot_requests import WorkerBots
-    from game.scenes.summary import HandSummary
-    from game.scenes.table import TableScene
-    from game.scenes.title import TitleScene
-    from game.session import TableSession
+    from game.table.app import App
+    from game.table.bot_requests import WorkerBots
+    from game.table.scenes.summary import HandSummary
+    from game.table.scenes.table import TableScene
+    from game.table.scenes.title import TitleScene
+    from game.table.session import TableSession
 
     result = HandRun(size)
     environ = dict(os.environ)

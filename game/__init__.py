@@ -1,4 +1,4 @@
-"""The game's transports: the pygame table, the terminal harness and the engine protocol."""
+"""The ``mdhearts`` program: the table, the terminal harness, the engine server and the tools."""
 
 import os
 

@@ -20,7 +20,7 @@ def draw_icon(size: int = SIZE) -> object:
     """Return the icon drawn at ``size`` pixels square."""
     import pygame
 
-    from game.fonts import font
+    from game.table.fonts import font
 
     pygame.display.init()
     icon = pygame.Surface((size, size), pygame.SRCALPHA)

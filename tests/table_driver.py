@@ -10,13 +10,13 @@ import pygame
 
 from core.files import UserDirs
 from core.record import dumps_record
-from game.app import App
-from game.bot_requests import AsyncBots, InlineBots
-from game.scene import Scene
-from game.scenes.menu import MenuScene
-from game.scenes.summary import HandSummary
-from game.scenes.table import TableScene
-from game.scenes.title import TitleScene
+from game.table.app import App
+from game.table.bot_requests import AsyncBots, InlineBots
+from game.table.scene import Scene
+from game.table.scenes.menu import MenuScene
+from game.table.scenes.summary import HandSummary
+from game.table.scenes.table import TableScene
+from game.table.scenes.title import TitleScene
 
 FRAME = 1 / 60
 #: A generous bound on a frame's time: a sanity check that nothing in a frame waits.

@@ -9,8 +9,8 @@ import pygame
 import pytest
 
 from core.cards import CLUBS, DIAMONDS, HEARTS, SPADES, SUIT_SYMBOLS, make_card, parse_card
-from game.card_art import CARD_ASPECT, CardArt, CardArtCache, CardStyle
-from game.fonts import MIN_PX, font, render_text
+from game.table.card_art import CARD_ASPECT, CardArt, CardArtCache, CardStyle
+from game.table.fonts import MIN_PX, font, render_text
 
 WIDTHS = (40, 71, 150, 300)
 MISSING = "\uffff"

@@ -18,8 +18,9 @@ from core.cards import card_text, parse_card
 from core.controller import Controller
 from core.observation import Observation
 from core.record import load_record
-from game import cli
-from game.autoplay import BotError, play_bots
+from game.terminal.bots import BotError, play_bots
+from game.terminal.main import main as cli_main
+from game.terminal.state_file import STATE_ENV, default_state_path
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -27,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never touch the real user data and log folders."""
-    monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv(STATE_ENV, str(tmp_path / "env-state.json"))
     monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
 
 
@@ -45,7 +46,7 @@ class Cli:
         self.out = self.err = ""
 
     def __call__(self, *args: str) -> int:
-        code = cli.main(["--state", str(self.state), *args])
+        code = cli_main(["--state", str(self.state), *args])
         captured = self.capsys.readouterr()
         self.out, self.err = captured.out, captured.err
         assert "Traceback" not in self.err
@@ -398,31 +399,31 @@ def test_state_path_comes_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     target = tmp_path / "from-env" / "state.json"
-    monkeypatch.setenv(cli.STATE_ENV, str(target))
-    assert cli.main(["new", "--seed", "1"]) == 1  # a folder named by the person is not made
+    monkeypatch.setenv(STATE_ENV, str(target))
+    assert cli_main(["new", "--seed", "1"]) == 1  # a folder named by the person is not made
     assert not target.parent.exists()
     target.parent.mkdir()
-    assert cli.main(["new", "--seed", "1"]) == 0
+    assert cli_main(["new", "--seed", "1"]) == 0
     assert target.exists()
     other = tmp_path / "flag.json"
-    assert cli.main(["status", "--state", str(other)]) == 1
-    assert cli.main(["--state", str(target), "status"]) == 0
+    assert cli_main(["status", "--state", str(other)]) == 1
+    assert cli_main(["--state", str(target), "status"]) == 0
     capsys.readouterr()
-    monkeypatch.setenv(cli.STATE_ENV, "")
-    assert cli.main(["status"]) == 2
+    monkeypatch.setenv(STATE_ENV, "")
+    assert cli_main(["status"]) == 2
     assert "MDH_CLI_STATE is set but empty" in capsys.readouterr().err
 
 
 def test_the_default_state_file_is_in_the_user_data_folder(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv(cli.STATE_ENV)
+    monkeypatch.delenv(STATE_ENV)
     monkeypatch.setenv("MDH_HOME", str(tmp_path / "home"))
-    assert cli.default_state_path() == tmp_path / "home" / "data" / "cli-match.json"
+    assert default_state_path() == tmp_path / "home" / "data" / "cli-match.json"
     assert (tmp_path / "home" / "data").is_dir()  # the program's own folder is made
     monkeypatch.delenv("MDH_HOME")
     monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(tmp_path / "plat"))
-    assert cli.default_state_path() == tmp_path / "plat" / "cli-match.json"
+    assert default_state_path() == tmp_path / "plat" / "cli-match.json"
 
 
 def test_sheet_prints_the_score_sheet(run: Cli) -> None:
@@ -470,7 +471,7 @@ def test_help_exits_zero(run: Cli) -> None:
 
 
 def test_a_nul_in_the_state_path_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["--state", "a\x00b", "status"]) == 2
+    assert cli_main(["--state", "a\x00b", "status"]) == 2
     assert "not a usable file path" in capsys.readouterr().err
 
 
@@ -505,7 +506,7 @@ def test_play_bots_reports_a_bot_that_breaks_the_rules() -> None:
 
 def test_the_installed_command_runs_in_a_subprocess(tmp_path: Path) -> None:
     state = tmp_path / "sub.json"
-    env = {**os.environ, cli.STATE_ENV: str(tmp_path / "unused.json")}
+    env = {**os.environ, STATE_ENV: str(tmp_path / "unused.json")}
     base = [sys.executable, "-m", "game", "cli", "--state", str(state)]
     started = subprocess.run(
         [*base, "--json", "new", "--seed", "12"],

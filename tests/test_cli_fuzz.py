@@ -21,10 +21,12 @@ from hypothesis import strategies as st
 from ai.registry import make_seat_bots
 from core.controller import Controller
 from core.record import dumps_record
-from game import cli
-from game.autoplay import play_bots
+from game.terminal.bots import play_bots
+from game.terminal.errors import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from game.terminal.main import main as cli_main
+from game.terminal.state_file import STATE_ENV
 
-EXPECTED_CODES = {cli.EXIT_OK, cli.EXIT_FAILED, cli.EXIT_USAGE}
+EXPECTED_CODES = {EXIT_OK, EXIT_FAILED, EXIT_USAGE}
 FUZZ = settings(
     max_examples=int(os.environ.get("MDH_FUZZ_EXAMPLES", "150")),
     database=None,
@@ -80,13 +82,13 @@ def _sandbox(folder: Path) -> Iterator[tuple[io.StringIO, io.StringIO]]:
 
 def _run(folder: Path, state: Path, argv: list[str]) -> tuple[int, str]:
     with _sandbox(folder) as (_, err):
-        code = cli.main(["--state", str(state), *argv])
+        code = cli_main(["--state", str(state), *argv])
     return code, err.getvalue()
 
 
 @pytest.fixture
 def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv(STATE_ENV, str(tmp_path / "env-state.json"))
     monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
     return tmp_path
 
@@ -121,7 +123,7 @@ def test_random_state_files_are_refused_and_kept(
     state = folder / "match.json"
     state.write_bytes(content)
     code, err = _run(folder, state, command)
-    assert code == cli.EXIT_FAILED, err
+    assert code == EXIT_FAILED, err
     assert "state file is not a usable match" in err
     assert state.read_bytes() == content
 
@@ -163,12 +165,12 @@ def test_tampered_records_are_refused_or_loaded_never_crash(
     state.write_text(json.dumps(record))
     before = state.read_bytes()
     code, err = _run(folder, state, ["status"])
-    assert code in (cli.EXIT_OK, cli.EXIT_FAILED), err
+    assert code in (EXIT_OK, EXIT_FAILED), err
     assert state.read_bytes() == before
     source = folder / "tampered.json"
     source.write_bytes(before)
     state.write_text(MID_HAND)
     code, err = _run(folder, state, ["load", str(source)])
-    assert code in (cli.EXIT_OK, cli.EXIT_FAILED), err
+    assert code in (EXIT_OK, EXIT_FAILED), err
     if code != 0:
         assert state.read_text() == MID_HAND

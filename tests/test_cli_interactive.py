@@ -15,15 +15,16 @@ from hypothesis import strategies as st
 
 from core.cards import card_text
 from core.record import load_record
-from game import cli
-from game.cli_interactive import run_interactive
+from game.terminal.interactive import run_interactive
+from game.terminal.main import main as cli_main
+from game.terminal.state_file import STATE_ENV
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv(STATE_ENV, str(tmp_path / "env-state.json"))
     monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
 
 
@@ -42,10 +43,10 @@ def session(state: Path, text: str, symbols: bool = False) -> tuple[int, str]:
 def test_a_whole_hand_by_menu_numbers_through_main(
     state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["--state", str(state), "new", "--seed", "13"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seed", "13"]) == 0
     lines = ["1 2 3"] + ["1"] * 13 + ["", "q"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
-    assert cli.main(["--interactive", "--state", str(state)]) == 0
+    assert cli_main(["--interactive", "--state", str(state)]) == 0
     out = capsys.readouterr().out
     assert "pass which 3 cards?" in out and "play which card?" in out
     assert "hand scored" in out and "hand 2 dealt" in out
@@ -61,7 +62,7 @@ def test_a_whole_hand_by_menu_numbers_through_main(
 
 
 def test_cards_can_be_typed_as_text(state: Path) -> None:
-    assert cli.main(["--state", str(state), "new", "--seed", "13", "--pass-cycle", "hold"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seed", "13", "--pass-cycle", "hold"]) == 0
     controller = load_record(state)
     legal = controller.legal_cards(0)
     code, out = session(state, f"{card_text(legal[0]).lower()}\nq\n")
@@ -69,7 +70,7 @@ def test_cards_can_be_typed_as_text(state: Path) -> None:
 
 
 def test_bad_input_is_answered_and_changes_nothing(state: Path) -> None:
-    assert cli.main(["--state", str(state), "new", "--seed", "2"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seed", "2"]) == 0
     before = state.read_bytes()
     bad = ["hello", "0", "14", "99999999999999999999", "1 2", "1 1 1", "QS QS QS", "ZZ ZZ ZZ",
            "²", "undo", "redo", "next", "save", "s \x00", "1,2", "   ", "\t"]  # fmt: skip
@@ -89,7 +90,7 @@ def test_end_of_input_and_quit_exit_zero(state: Path) -> None:
 
 
 def test_undo_redo_and_save(state: Path, tmp_path: Path) -> None:
-    assert cli.main(["--state", str(state), "new", "--seed", "5", "--pass-cycle", "hold"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seed", "5", "--pass-cycle", "hold"]) == 0
     copy = tmp_path / "copy.json"
     code, out = session(state, f"1\nu\nr\nu\ns {copy}\nq\n")
     assert code == 0
@@ -99,7 +100,7 @@ def test_undo_redo_and_save(state: Path, tmp_path: Path) -> None:
 
 
 def test_next_and_new(state: Path) -> None:
-    assert cli.main(["--state", str(state), "new", "--seats", "bot,bot,bot,bot"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seats", "bot,bot,bot,bot"]) == 0
     code, out = session(state, "n\n\nnew\nq\n")
     assert code == 0
     assert "hand 2 dealt" in out and "hand 3 dealt" in out and "new match" in out
@@ -117,7 +118,7 @@ def test_a_corrupt_state_file_starts_a_new_match(state: Path) -> None:
 
 def test_the_session_survives_a_finished_match(state: Path) -> None:
     args = ["--state", str(state), "new", "--seats", "bot,bot,bot,bot", "--seed", "0"]
-    assert cli.main([*args, "--end-score", "1"]) == 0
+    assert cli_main([*args, "--end-score", "1"]) == 0
     assert load_record(state).phase == "match_over"
     code, out = session(state, "1\nn\n\nu\nr\nnew\nq\n")
     assert code == 0
@@ -128,10 +129,10 @@ def test_the_session_survives_a_finished_match(state: Path) -> None:
 def test_status_json_agrees_with_the_session(
     state: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert cli.main(["--state", str(state), "new", "--seed", "17"]) == 0
+    assert cli_main(["--state", str(state), "new", "--seed", "17"]) == 0
     session(state, "1 2 3\nq\n")
     capsys.readouterr()
-    assert cli.main(["--state", str(state), "--json", "status"]) == 0
+    assert cli_main(["--state", str(state), "--json", "status"]) == 0
     assert json.loads(capsys.readouterr().out)["phase"] == "play"
 
 
@@ -160,7 +161,7 @@ def test_random_input_never_crashes_the_session(state: Path, inputs: list[str]) 
 
 def test_mdhearts_cli_interactive_starts_a_session(tmp_path: Path) -> None:
     state = tmp_path / "bare.json"
-    env = {**os.environ, cli.STATE_ENV: str(state)}
+    env = {**os.environ, STATE_ENV: str(state)}
     done = subprocess.run(
         [sys.executable, "-m", "game", "cli", "--interactive"],
         input="?\nq\n", cwd=REPO, env=env, capture_output=True, text=True, timeout=60,

@@ -16,8 +16,9 @@ import pytest
 
 from core.files import CORRUPT_SUFFIX
 from core.record import RECORD_VERSION, load_record
-from game import cli
-from game.cli_interactive import run_interactive
+from game.terminal.interactive import run_interactive
+from game.terminal.main import main as cli_main
+from game.terminal.state_file import STATE_ENV
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 REPO = Path(__file__).resolve().parents[1]
@@ -26,14 +27,14 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture(autouse=True)
 def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Never touch the real user folders; no environment choice of the bots."""
-    monkeypatch.setenv(cli.STATE_ENV, str(tmp_path / "env-state.json"))
+    monkeypatch.setenv(STATE_ENV, str(tmp_path / "env-state.json"))
     monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
     monkeypatch.delenv("MDH_BOT_DIFFICULTY", raising=False)
 
 
 def run(state: Path, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any]:
     """Run one JSON command on the state file; return its exit status and its reply."""
-    code = cli.main(["--state", str(state), "--json", *args])
+    code = cli_main(["--state", str(state), "--json", *args])
     out = capsys.readouterr().out
     return code, json.loads(out) if out else None
 
@@ -109,18 +110,18 @@ def _play_loop_script(state: Path, rounds: int) -> str:
     """Return a program that tries ``rounds`` moves, each read from the status it just got."""
     return f"""
 import contextlib, io, json, sys
-from game import cli
+from game.terminal.main import main as cli_main
 made = 0
 for _ in range({rounds}):
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        cli.main(["--state", {str(state)!r}, "--json", "status"])
+        cli_main(["--state", {str(state)!r}, "--json", "status"])
     status = json.loads(out.getvalue())
     if not status["to_act"]:
         break
     seat = status["to_act"][0]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        code = cli.main(
+        code = cli_main(
             ["--state", {str(state)!r}, "play", status["legal"][0], "--seat", str(seat)]
         )
     made += code == 0

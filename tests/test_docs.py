@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-import game.app
+import game.table.main
 from game.main import main
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -16,7 +16,7 @@ def test_plain_mdhearts_opens_the_table_and_the_cli_docs_do_not_say_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     opened: list[bool] = []
-    monkeypatch.setattr(game.app, "main", lambda: opened.append(True) or 0)
+    monkeypatch.setattr(game.table.main, "main", lambda: opened.append(True) or 0)
     assert main([]) == 0
     assert opened == [True]
     text = (DOCS / "cli.md").read_text(encoding="utf-8")

@@ -21,7 +21,8 @@ from core.controller import Controller
 from core.observation import Observation
 from core.rules import RuleSet
 from core.view import view_from_observation
-from game.engine import MAX_LINE_BYTES, handle_line, handle_request, main, make_bot, serve
+from game.engine.main import main, make_bot, serve
+from game.engine.protocol import MAX_LINE_BYTES, handle_line, handle_request
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = FirstLegalBot()
@@ -276,7 +277,7 @@ def _serve_in_process(
         made.append((name, seed))
         return bot
 
-    monkeypatch.setattr("game.engine.make_bot", make)
+    monkeypatch.setattr("game.engine.main.make_bot", make)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO("\n".join(lines).encode())))
     assert main(list(args)) == 0
     replies = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

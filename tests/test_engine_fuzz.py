@@ -17,7 +17,7 @@ from core.controller import Controller
 from core.errors import HeartsError
 from core.rules import RuleSet
 from core.view import observation_from_view, view_from_observation
-from game.engine import handle_line, handle_request
+from game.engine.protocol import handle_line, handle_request
 
 BOT = FirstLegalBot()
 FUZZ = settings(

@@ -7,7 +7,7 @@ import itertools
 import pytest
 from pygame import Rect
 
-from game.layout import LIFT, compute_layout
+from game.table.layout import LIFT, compute_layout
 
 SIZES = [
     (640, 480),

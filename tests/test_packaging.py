@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from game.fonts import FONT_FILES
 from game.paths import asset_path, assets_dir
+from game.table.fonts import FONT_FILES
 from game.version import VERSION
 
 ROOT = Path(__file__).resolve().parent.parent

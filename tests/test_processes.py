@@ -28,7 +28,7 @@ from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
 from core.rules import RuleSet
-from game import tournament_cmd as game_tournament
+from game.tools import tournament as game_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = sys.platform.startswith("linux")

@@ -16,7 +16,7 @@ from positions import play_randomly
 from core.controller import Controller
 from core.files import write_atomically
 from core.record import MAX_RECORD_BYTES, dumps_record
-from game.saves import BackgroundSaver, discard_game, load_game
+from game.table.store.saves import BackgroundSaver, discard_game, load_game
 
 
 def match_in_progress(seed: int = 7, steps: int = 90) -> Controller:
@@ -116,7 +116,7 @@ def test_a_save_that_cannot_be_read_is_left_in_place(
     def refuse(*args: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("game.saves.read_regular_file", refuse)
+    monkeypatch.setattr("game.table.store.saves.read_regular_file", refuse)
     controller, message = load_game(path)
     assert controller is None
     assert message == (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from core.cards import card_text
 from core.observation import Observation
-from game.bot_requests import InlineBots
-from game.session import HUMAN_SEAT, TableSession, player_message
+from game.table.bot_requests import InlineBots
+from game.table.session import HUMAN_SEAT, TableSession, player_message
 
 
 def settle(session: TableSession, limit: int = 400) -> None:

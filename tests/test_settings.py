@@ -12,9 +12,9 @@ import pytest
 
 from core.files import set_aside, user_dirs
 from core.rules import RuleSet
-from game import json_store
-from game.json_store import read_json_object, write_json_atomically
-from game.settings import (
+from game.table.store import json_store
+from game.table.store.json_store import read_json_object, write_json_atomically
+from game.table.store.settings import (
     CARD_BACKS,
     DIFFICULTIES,
     SPEEDS,

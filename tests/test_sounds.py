@@ -9,7 +9,7 @@ import numpy as np
 import pygame
 import pytest
 
-from game.sounds import MAX_PEAK, MAX_SECONDS, SOUND_NAMES, SoundBoard, synthesize
+from game.table.sounds import MAX_PEAK, MAX_SECONDS, SOUND_NAMES, SoundBoard, synthesize
 
 
 @pytest.mark.parametrize("name", SOUND_NAMES)

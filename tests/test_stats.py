@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from game.stats import (
+from game.table.store.stats import (
     MAX_VALUE,
     Statistics,
     StatisticsError,

@@ -18,13 +18,13 @@ from table_driver import SLOW_FRAME_S, Driver, MakeDriver, make_dirs, open_title
 from core.controller import Controller
 from core.files import CORRUPT_SUFFIX
 from core.record import dumps_record, loads_record
-from game import app as app_module
-from game.scene import Scene
-from game.scenes import title as title_module
-from game.scenes.summary import HandSummary, MatchOverScene
-from game.scenes.table import TableScene
-from game.scenes.title import TitleScene
-from game.session import TableSession, action_cards
+from game.table import app as app_module
+from game.table import main as table_program
+from game.table.scene import SCENES, Scene
+from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.table import TableScene
+from game.table.scenes.title import TitleScene
+from game.table.session import TableSession, action_cards
 
 SEED = 20241122
 #: What the table may say when the person clicks a card the rules refuse.
@@ -251,7 +251,7 @@ def test_a_whole_match_with_the_keyboard(drivers: MakeDriver) -> None:
 
 def test_undo_and_redo_with_the_keys(drivers: MakeDriver) -> None:
     driver = drivers()
-    title_module.start_match(driver.app)
+    driver.app.start_match()
     table = driver.table
     session = table.session
     controller = session.controller
@@ -295,10 +295,10 @@ def test_undo_and_redo_with_the_keys(drivers: MakeDriver) -> None:
 
 def test_hints_and_playing_them(drivers: MakeDriver) -> None:
     from ai.think import ThinkConfig
-    from game.bot_requests import InlineBots
+    from game.table.bot_requests import InlineBots
 
     driver = drivers(bots=InlineBots(ThinkConfig(limit_ms=100)))
-    title_module.start_match(driver.app)
+    driver.app.start_match()
     table = driver.table
     session = table.session
     controller = session.controller
@@ -363,7 +363,7 @@ def hand_inside_window(driver: Driver) -> None:
 def test_fullscreen_toggles_keep_the_game(drivers: MakeDriver) -> None:
     driver = drivers()
     app = driver.app
-    title_module.start_match(app)
+    app.start_match()
     table = driver.table
     session = table.session
     controller = session.controller
@@ -399,7 +399,7 @@ def test_fullscreen_toggles_keep_the_game(drivers: MakeDriver) -> None:
 
 def test_resume_after_a_restart(drivers: MakeDriver) -> None:
     driver = drivers()
-    title_module.start_match(driver.app)
+    driver.app.start_match()
     table = driver.table
     session = table.session
     controller = session.controller
@@ -492,8 +492,8 @@ def test_a_crash_is_written_to_the_crash_log(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setenv("MDH_HOME", str(tmp_path))
-    monkeypatch.setattr(title_module, "TitleScene", _BrokenScene)
-    assert app_module.main() == 1
+    monkeypatch.setitem(SCENES, "title", _BrokenScene)
+    assert table_program.main() == 1
     log = tmp_path / "log" / "crash.log"
     text = log.read_text(encoding="utf-8")
     assert "Traceback" in text
@@ -536,7 +536,7 @@ def test_watching_the_bots_plays_a_hand(drivers: MakeDriver, home: Path) -> None
 def test_the_table_follows_a_window_resize(drivers: MakeDriver, size: tuple[int, int]) -> None:
     driver = drivers()
     app = driver.app
-    title_module.start_match(app)
+    app.start_match()
     wait_for_person(driver)
     hand_inside_window(driver)
     pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -571,8 +571,8 @@ def pass_by_mouse_after_one(driver: Driver, first: int) -> None:
 
 def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
     """Settings → "Your name": typed text, Backspace and Enter change the saved name."""
-    from game.scenes.name_entry import NameEntry
-    from game.scenes.settings_menu import settings_menu
+    from game.table.scenes.name_entry import NameEntry
+    from game.table.scenes.settings_menu import settings_menu
 
     driver = drivers()
     app = driver.app
@@ -596,8 +596,8 @@ def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
 
 def test_the_last_trick_is_shown_again_with_l(drivers: MakeDriver) -> None:
     """L shows the last completed trick's four cards and its winner; a key closes it."""
-    from game.scenes.last_trick import LastTrick
-    from game.scripted import ScriptedTable
+    from game.table.scenes.last_trick import LastTrick
+    from game.tools.scripted import ScriptedTable
 
     driver = drivers()
     table = ScriptedTable(driver.app, seed=12)
@@ -619,7 +619,7 @@ def test_speed_changed_in_the_menu_applies_when_the_menu_closes(drivers: MakeDri
     """Esc opens the menu over a watched match; a new speed is used once it closes."""
     driver = drivers()
     app = driver.app
-    title_module.start_match(app, watch=True)
+    app.start_match(watch=True)
     table = driver.table
     driver.key(pygame.K_ESCAPE)
     assert driver.top is not table
@@ -634,7 +634,7 @@ def test_resume_between_hands_shows_the_summary_then_deals(drivers: MakeDriver) 
     driver = drivers()
     app = driver.app
     app.change_settings(app.settings.with_changes(speed="instant"))
-    title_module.start_match(app)
+    app.start_match()
     table = driver.table
     controller = table.session.controller
     driver.run_until(lambda: controller.phase == "hand_over" or driver.ready_for_person())
@@ -666,14 +666,14 @@ def test_bad_environment_values_are_shown_not_fatal(drivers: MakeDriver) -> None
     texts = " ".join(text for text, _ in driver.app.toasts)
     assert "MDH_THINK_LIMIT_MS" in texts and "MDH_HOME" in texts
     assert driver.app.think.limit_ms > 0
-    title_module.start_match(driver.app)
+    driver.app.start_match()
     wait_for_person(driver)
 
 
 def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     """The score sheet has a row per finished hand and a total row equal to the match totals."""
-    from game.scenes.pages import score_page
-    from game.scripted import ScriptedTable
+    from game.table.scenes.pages import score_page
+    from game.tools.scripted import ScriptedTable
 
     driver = drivers()
     app = driver.app

@@ -13,8 +13,8 @@ from table_driver import Driver, MakeDriver, make_dirs, open_title
 
 from core.controller import Controller
 from core.record import dumps_record, loads_record
-from game.scenes.table import TableScene
-from game.scenes.title import TitleScene
+from game.table.scenes.table import TableScene
+from game.table.scenes.title import TitleScene
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 
@@ -139,12 +139,10 @@ def finished_tricks(controller: Controller) -> int:
 
 
 def test_every_trick_is_on_disk_when_the_next_frame_starts(drivers: MakeDriver) -> None:
-    from game.scenes import title as title_module
-
     driver = drivers()
     app = driver.app
     app.change_settings(app.settings.with_changes(speed="instant"))
-    title_module.start_match(app)
+    app.start_match()
     session = driver.table.session
     save_file = app.dirs.save_file
     for _ in range(4000):

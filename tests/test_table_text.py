@@ -10,12 +10,12 @@ import pygame
 import pytest
 from table_driver import make_dirs
 
-import game.scenes.summary as summary_module
-import game.scenes.table as table_module
-import game.widgets as widgets
-from game.app import App
-from game.bot_requests import InlineBots
-from game.scripted import ScriptedTable
+import game.table.scenes.summary as summary_module
+import game.table.scenes.table as table_module
+import game.table.widgets as widgets
+from game.table.app import App
+from game.table.bot_requests import InlineBots
+from game.tools.scripted import ScriptedTable
 
 SIZES = [(800, 600), (1280, 720), (1920, 1080), (3840, 2160)]
 LONG_NAME = "WWWWWWWWWWWWWWWW"  # the widest name the settings allow

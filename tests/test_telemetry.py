@@ -19,8 +19,8 @@ from ai.telemetry import (
 )
 from ai.think import Decision
 from core.cards import QUEEN_OF_SPADES
-from game import cli
 from game.main import main as mdhearts
+from game.terminal.main import main as cli_main
 
 FIELDS = {
     "time", "seat", "tier", "kind", "elapsed_ms", "limit_ms", "timed_out", "fallback_used",
@@ -154,8 +154,8 @@ def test_cli_bot_moves_are_recorded(
     monkeypatch.setenv("MDH_BOT_DIFFICULTY", "easy")
     state = str(tmp_path / "match.json")
     seats = "human,bot,bot:first,bot"
-    assert cli.main(["--state", state, "new", "--seed", "3", "--seats", seats]) == 0
-    assert cli.main(["--state", state, "new", "--seed", "3", "--seats", "bot,bot,bot,bot"]) == 0
+    assert cli_main(["--state", state, "new", "--seed", "3", "--seats", seats]) == 0
+    assert cli_main(["--state", state, "new", "--seed", "3", "--seats", "bot,bot,bot,bot"]) == 0
     (path,) = telemetry_files(folder)
     records = lines(path)
     assert len(records) == 3 + (4 + 52) and all(set(record) == FIELDS for record in records)
@@ -172,13 +172,13 @@ def test_a_bad_telemetry_folder_never_stops_the_cli(
     monkeypatch.setenv("MDH_TELEMETRY_DIR", str(blocker))
     monkeypatch.setenv("MDH_THINK_LIMIT_MS", "soon")
     state = str(tmp_path / "match.json")
-    assert cli.main(["--state", state, "new", "--seats", "bot,bot,bot,bot", "--seed", "1"]) == 0
+    assert cli_main(["--state", state, "new", "--seats", "bot,bot,bot,bot", "--seed", "1"]) == 0
     err = capsys.readouterr().err
     assert err.count("warning:") == 2
     assert "MDH_THINK_LIMIT_MS" in err and "telemetry is off" in err
     monkeypatch.setenv("MDH_TELEMETRY_DIR", "")
     monkeypatch.setenv("MDH_TELEMETRY", "0")
-    assert cli.main(["--state", state, "status"]) == 0
+    assert cli_main(["--state", state, "status"]) == 0
 
 
 def test_rotation_never_touches_files_it_did_not_name(tmp_path: Path) -> None:
@@ -226,7 +226,7 @@ def test_export_out_is_replaced_only_by_a_whole_export(
         stream.write('{"partial": 1}\n')
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr("game.telemetry_cmd.export_telemetry", fail_midway)
+    monkeypatch.setattr("game.tools.telemetry.export_telemetry", fail_midway)
     assert mdhearts(["telemetry", "export", "--dir", str(tmp_path / "t"), "--out", str(out)]) == 1
     assert out.read_text() == "earlier export\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.ndjson", "t"]

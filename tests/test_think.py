@@ -27,7 +27,7 @@ from core.cards import cards_of
 from core.controller import Controller
 from core.observation import Observation
 from core.seats import parse_seats
-from game.autoplay import BotSeats, RunnerBot
+from game.terminal.bots import BotSeats, RunnerBot
 
 
 class Raiser(FirstLegalBot):

@@ -31,7 +31,7 @@ from core.controller import Controller
 from core.match import deal_for
 from core.observation import Observation
 from core.rules import RuleSet
-from game.tournament_cmd import main
+from game.tools.tournament import main
 
 
 # The searching bots take seconds per hand; tests/test_hard.py and tests/test_ismcts.py cover them.

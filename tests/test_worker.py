@@ -20,7 +20,7 @@ from ai.think import ThinkConfig, is_legal
 from ai.worker import BotWorker, WorkerRequest, WorkerResult, WorkerRunner, answer
 from core.controller import Controller
 from core.observation import Observation
-from game.autoplay import RunnerBot
+from game.terminal.bots import RunnerBot
 
 
 class HangingBot(FirstLegalBot):

@@ -1,0 +1,1 @@
+"""The engine-protocol server, ``mdhearts engine``: bots answering other programs' requests."""

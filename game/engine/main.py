@@ -1,0 +1,126 @@
+"""``mdhearts engine``: the engine protocol served on standard input and output.
+
+Each request line gets one reply line (``game.engine.protocol`` answers it); ``quit`` or the end
+of input stops the server. ``--difficulty`` names the bot (any name in the bot registry) and
+``--think-ms`` its time to think about each ``play`` or ``pass``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from typing import BinaryIO, TextIO
+
+from ai.bot import Bot
+from ai.registry import BOTS, make_bot
+from core.match import MAX_SEED
+from game.engine.protocol import MAX_LINE_BYTES, Reply, encode_reply, handle_line
+
+BOT_NAMES = tuple(sorted(BOTS))
+DEFAULT_BOT = "first"
+#: Longest think time accepted by ``--think-ms``: one hour.
+MAX_THINK_MS = 3_600_000
+
+
+def _skip_rest_of_line(stdin: BinaryIO) -> None:
+    """Read and drop the rest of a line that is too long."""
+    while True:
+        chunk = stdin.readline(MAX_LINE_BYTES)
+        if not chunk or chunk.endswith(b"\n"):
+            return
+
+
+def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot, think_ms: float | None = None) -> int:
+    """Answer requests from ``stdin`` until ``quit`` or end of input; return the exit code.
+
+    The bot may think ``think_ms`` about each ``play`` or ``pass`` (None: as long as it likes).
+    """
+    while True:
+        line = stdin.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return 0
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            _skip_rest_of_line(stdin)
+            reply: Reply | None = Reply(
+                {"error": f"line too long: the limit is {MAX_LINE_BYTES} bytes"}
+            )
+        else:
+            reply = handle_line(line, bot, think_ms)
+        if reply is None:
+            continue
+        stdout.write(encode_reply(reply.data) + "\n")
+        stdout.flush()
+        if reply.quit:
+            return 0
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type accepting whole numbers from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, got {text!r:.40}"
+            )
+        return value
+
+    return parse
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mdhearts engine",
+        description="Answer engine-protocol requests, one JSON object per line on stdin, "
+        "one reply per line on stdout (see docs/protocol.md).",
+    )
+    parser.add_argument(
+        "--difficulty",
+        "--bot",
+        dest="difficulty",
+        metavar="NAME",
+        default=DEFAULT_BOT,
+        help=f"the bot that passes and plays: {', '.join(BOT_NAMES)} (default {DEFAULT_BOT})",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=_whole_number(1, MAX_THINK_MS),
+        default=None,
+        metavar="N",
+        help="milliseconds the bot may think about each play or pass (default: its own pace)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_whole_number(0, MAX_SEED),
+        default=None,
+        metavar="N",
+        help="seed of a bot that uses chance; the same seed and requests give the same answers",
+    )
+    return parser
+
+
+def main(argv: list[str]) -> int:
+    """Run the engine on stdin/stdout and return the exit code (2 for bad options)."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+        try:
+            bot = make_bot(args.difficulty, args.seed)
+        except ValueError as error:
+            parser.error(f"--difficulty: {error}")
+    except SystemExit as exit_request:
+        return exit_request.code if isinstance(exit_request.code, int) else 2
+    try:
+        return serve(sys.stdin.buffer, sys.stdout, bot, args.think_ms)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away: send what is left of stdout nowhere and stop quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,1 +1,0 @@
-"""The table's screens: title menu, table, summaries, settings, statistics and help."""

@@ -1,0 +1,277 @@
+"""The running table: the window, the main loop, and the services the screens share.
+
+The loop runs at the display's pace (``Clock.tick``), hands input to the top screen, moves
+time on and draws. Nothing in a frame waits: bots think in the worker process, saves are
+written by a background thread, and the worker's answers are polled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from typing import Any
+
+from ai.telemetry import telemetry_from_env
+from ai.think import ThinkConfig, think_config_from_env
+from core.controller import Controller
+from core.files import UserDirs, user_dirs
+from core.record import dumps_record
+from game.paths import asset_path
+from game.table.bot_requests import AsyncBots, WorkerBots
+from game.table.session import TableSession
+from game.table.store.json_store import json_text
+from game.table.store.saves import BackgroundSaver, load_game
+from game.table.store.settings import Settings, load_settings
+from game.table.store.stats import Statistics, load_statistics
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+# Per-monitor DPI awareness on Windows, so the window is drawn at the real pixel size.
+os.environ.setdefault("SDL_WINDOWS_DPI_AWARENESS", "permonitorv2")
+
+import pygame
+
+from game.table.card_art import CardArt, CardArtCache, CardStyle
+from game.table.layout import Layout, compute_layout
+from game.table.scene import Scene, SceneStack, scene_named
+from game.table.sounds import SoundBoard
+
+TITLE = "MDHearts"
+FPS = 60
+#: The longest step of time one frame may take (a stall is not replayed as a jump).
+MAX_DT = 0.1
+TOAST_SECONDS = 4.0
+
+
+def display_surface() -> pygame.Surface:
+    """Return the window's surface (the window must be open)."""
+    surface = pygame.display.get_surface()
+    if surface is None:
+        raise RuntimeError("the window is not open")
+    return surface
+
+
+class App:
+    """The running table: window, screens, settings, statistics, saves, sounds and bots.
+
+    ``notices`` are messages to show when it opens (a bad environment variable found before,
+    say); problems it finds itself in the settings, files and environment are shown too.
+    """
+
+    def __init__(
+        self,
+        dirs: UserDirs | None = None,
+        size: tuple[int, int] | None = None,
+        bots: AsyncBots | None = None,
+        environ: dict[str, str] | None = None,
+        notices: list[str] | None = None,
+    ) -> None:
+        env = dict(os.environ if environ is None else environ)
+        warnings: list[str] = list(notices or [])
+        if dirs is None:
+            dirs, warnings = user_dirs(env)
+        self.dirs = dirs
+        self.settings, found = load_settings(dirs.settings_file)
+        warnings += found
+        self.stats, found = load_statistics(dirs.statistics_file)
+        warnings += found
+        self.think, found = think_config_from_env(env, ThinkConfig())
+        warnings += found
+        telemetry, found = telemetry_from_env(env, None)
+        warnings += found
+        self.toasts: list[tuple[str, float]] = [(text, TOAST_SECONDS * 2) for text in warnings]
+        report = None if telemetry is None else telemetry.record
+        self.bots: AsyncBots = bots if bots is not None else WorkerBots(self.think, report)
+        self.saver = BackgroundSaver()
+        pygame.display.init()
+        pygame.font.init()
+        pygame.display.set_caption(TITLE)
+        with contextlib.suppress(pygame.error, FileNotFoundError):
+            pygame.display.set_icon(pygame.image.load(str(asset_path("icon.png"))))
+        self.windowed_size = size or self.settings.window_size
+        self.fullscreen = False
+        self.screen = self._open_window(self.settings.fullscreen and size is None)
+        self.layout: Layout = compute_layout(*self.screen.get_size())
+        self.art = CardArtCache()
+        self.sounds = SoundBoard(self.settings.sound)
+        self.stack = SceneStack()
+        self.clock = pygame.time.Clock()
+        self.running = True
+        self.frame_times: list[float] = []
+        if isinstance(self.bots, WorkerBots):
+            self.bots.start()
+
+    # -- the window -----------------------------------------------------------------------
+
+    def _open_window(self, fullscreen: bool) -> pygame.Surface:
+        self.fullscreen = fullscreen
+        if fullscreen:
+            with contextlib.suppress(pygame.error):
+                return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+            self.fullscreen = False
+        return pygame.display.set_mode(self.windowed_size, pygame.RESIZABLE)
+
+    def toggle_fullscreen(self) -> None:
+        """Switch between a window and desktop fullscreen; the game goes on untouched."""
+        if not self.fullscreen:
+            self.windowed_size = self.screen.get_size()
+        self.screen = self._open_window(not self.fullscreen)
+        self.settings = self.settings.with_changes(fullscreen=self.fullscreen)
+        self.save_settings()
+        self._resized()
+
+    def _resized(self) -> None:
+        self.screen = display_surface()
+        self.layout = compute_layout(*self.screen.get_size())
+        if not self.fullscreen:
+            self.windowed_size = self.screen.get_size()
+        for scene in self.stack.scenes:
+            scene.resize()
+
+    # -- services for the screens ---------------------------------------------------------
+
+    def card_art(self, small: bool = False) -> CardArt:
+        """Return the card art in the settings' style at the layout's size (bots' if small)."""
+        settings = self.settings
+        style = CardStyle(settings.four_colour, settings.large_print, settings.card_back)
+        layout = self.layout
+        width = layout.small_card_size[0] if small else layout.card_size[0]
+        return self.art.get(width, style)
+
+    def warm_up(self, budget_s: float) -> bool:
+        """Draw cards and synthesise sounds not made yet, for about ``budget_s`` seconds.
+
+        Returns whether everything is ready. Screens call it every frame, with a larger budget
+        where nothing moves (the title menu), so no frame of play makes many at once.
+        """
+        deadline = time.perf_counter() + budget_s
+        return (
+            self.card_art().warm(deadline)
+            and self.card_art(small=True).warm(deadline)
+            and self.sounds.preload(deadline)
+        )
+
+    def toast(self, text: str, seconds: float = TOAST_SECONDS) -> None:
+        """Show a short message at the top of the window."""
+        kept = [(t, s) for t, s in self.toasts if t != text][-2:]
+        self.toasts = [*kept, (text, seconds)]
+
+    def change_settings(self, settings: Settings) -> None:
+        """Use and save new settings."""
+        self.settings = settings
+        self.sounds.enabled = settings.sound
+        self.save_settings()
+
+    def save_settings(self) -> None:
+        """Write the settings in the background."""
+        settings = self.settings
+        if not self.fullscreen:
+            settings = settings.with_changes(window_size=tuple(self.screen.get_size()))
+        self.saver.submit(self.dirs.settings_file, json_text(settings.to_dict()))
+
+    def change_stats(self, stats: Statistics) -> None:
+        """Use and save new statistics."""
+        self.stats = stats
+        self.saver.submit(self.dirs.statistics_file, json_text(stats.to_dict()))
+
+    def save_game(self, controller: Controller) -> None:
+        """Write the game in progress now, so a killed program loses nothing shown."""
+        self.saver.write_now(self.dirs.save_file, dumps_record(controller))
+
+    def push_scene(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Show the screen registered as ``name`` (made with these arguments) on top."""
+        self.stack.push(scene_named(name, self, *args, **kwargs))
+
+    def replace_scene(self, name: str, *args: Any, **kwargs: Any) -> None:
+        """Close every screen and show the one registered as ``name``."""
+        self.stack.replace(scene_named(name, self, *args, **kwargs))
+
+    def start_match(self, watch: bool = False) -> None:
+        """Start a new match with the settings' opponents and rules and show the table."""
+        settings = self.settings
+        self.bots.cancel_all()
+        session = TableSession.new_match(
+            self.bots,
+            settings.opponents,
+            settings.rules,
+            limit_ms=self.think.limit_ms,
+            watch=watch,
+        )
+        self.replace_scene("table", session)
+        if not watch:
+            self.save_game(session.controller)
+
+    def discard_game(self) -> None:
+        """Forget the saved game in progress (it is over)."""
+        self.saver.write_now(self.dirs.save_file, None)
+
+    def load_saved_game(self) -> Controller | None:
+        """Return the saved game in progress, if any; a bad file is set aside with a message."""
+        self.saver.flush()
+        controller, message = load_game(self.dirs.save_file)
+        if message:
+            self.toast(message, TOAST_SECONDS * 2)
+        if controller is not None and controller.phase == "match_over":
+            return None
+        return controller
+
+    # -- the loop -------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Handle the keys that work everywhere, then pass the event to the top screen."""
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type in (pygame.VIDEORESIZE, pygame.WINDOWSIZECHANGED):
+            if display_surface().get_size() != self.layout.size:
+                self._resized()
+            return
+        if event.type == pygame.KEYDOWN and (
+            event.key == pygame.K_F11
+            or (event.key == pygame.K_RETURN and event.mod & pygame.KMOD_ALT)
+        ):
+            self.toggle_fullscreen()
+            return
+        top = self.stack.top
+        if top is not None:
+            top.handle(event)
+
+    def step(self, dt: float) -> None:
+        """Run one frame: input, time, drawing."""
+        for event in pygame.event.get():
+            self.handle(event)
+            if not self.running:
+                return
+        dt = min(max(dt, 0.0), MAX_DT)
+        self.toasts = [(text, left - dt) for text, left in self.toasts if left - dt > 0]
+        for message in self.saver.errors():
+            self.toast(message, TOAST_SECONDS * 2)
+        top = self.stack.top
+        if top is not None:
+            top.update(dt)
+        self.draw()
+
+    def draw(self) -> None:
+        """Draw the visible screens and the messages, then show the frame."""
+        from game.table.hud import draw_toasts
+
+        for scene in self.stack.visible():
+            scene.draw(self.screen)
+        draw_toasts(self.screen, self.layout, [text for text, _ in self.toasts])
+        pygame.display.flip()
+
+    def run(self, first: Scene) -> None:
+        """Show ``first`` and run the loop until the player quits."""
+        self.stack.push(first)
+        while self.running and self.stack.top is not None:
+            dt = self.clock.tick(FPS) / 1000
+            self.step(dt)
+
+    def close(self) -> None:
+        """Save what is pending, stop the bots and close the window."""
+        while self.stack.top is not None:
+            self.stack.pop()
+        self.save_settings()
+        self.saver.close()
+        self.bots.close()
+        pygame.quit()

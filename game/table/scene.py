@@ -1,0 +1,121 @@
+"""Screens as a stack: the top one gets the input; overlays draw over the one below.
+
+A scene changes its state in ``handle`` and ``update(dt)`` and only reads it in ``draw``, so a
+frame is a picture of the state at one moment. Screens open each other by name
+(``app.push_scene("last_trick", table)`` makes ``scene_named("last_trick", app, table)``), so
+no screen imports another to show it: each registers itself when its module is imported, and
+importing ``game.table.scenes`` imports them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pygame
+
+if TYPE_CHECKING:
+    from game.table.app import App
+
+
+class Scene:
+    """One screen. ``overlay`` scenes are drawn over the scene below them."""
+
+    overlay = False
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    def enter(self) -> None:
+        """Called when the scene becomes the top one."""
+
+    def leave(self) -> None:
+        """Called when the scene is removed from the stack."""
+
+    def resize(self) -> None:
+        """Called after the window changed size (``self.app.layout`` is the new layout)."""
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """React to one input event."""
+
+    def update(self, dt: float) -> None:
+        """Move time on by ``dt`` seconds."""
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the scene; never changes state."""
+
+
+class SceneStack:
+    """The scenes in play, top last."""
+
+    def __init__(self) -> None:
+        self.scenes: list[Scene] = []
+
+    @property
+    def top(self) -> Scene | None:
+        """Return the scene getting the input."""
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> None:
+        """Put a scene on top."""
+        self.scenes.append(scene)
+        scene.enter()
+
+    def pop(self) -> Scene | None:
+        """Remove the top scene; the one below becomes the top again."""
+        if not self.scenes:
+            return None
+        scene = self.scenes.pop()
+        scene.leave()
+        if self.scenes:
+            self.scenes[-1].enter()
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        """Remove every scene and show this one."""
+        while self.scenes:
+            self.scenes.pop().leave()
+        self.push(scene)
+
+    def remove(self, scene: Scene) -> None:
+        """Remove a scene wherever it is in the stack."""
+        if scene in self.scenes:
+            if scene is self.top:
+                self.pop()
+            else:
+                self.scenes.remove(scene)
+                scene.leave()
+
+    def visible(self) -> list[Scene]:
+        """Return the scenes to draw, bottom first: the top one and the ones under overlays."""
+        start = len(self.scenes) - 1
+        while start > 0 and self.scenes[start].overlay:
+            start -= 1
+        return self.scenes[max(start, 0) :]
+
+
+#: What makes a screen: a scene class, or a function returning a scene; called with the app
+#: first, then the screen's own arguments.
+SceneFactory = Callable[..., Scene]
+
+#: The screens by name.
+SCENES: dict[str, SceneFactory] = {}
+
+
+def register(name: str, factory: SceneFactory) -> None:
+    """Make ``factory`` the screen opened by ``name``; a name belongs to one screen only."""
+    known = SCENES.get(name)
+    if known is not None and known is not factory:
+        raise ValueError(f"a screen is already registered as {name!r}: {known!r}")
+    SCENES[name] = factory
+
+
+def scene_named(name: str, app: App, *args: Any, **kwargs: Any) -> Scene:
+    """Return a new screen of the registered ``name``, made with these arguments."""
+    factory = SCENES.get(name)
+    if factory is None:
+        raise LookupError(
+            f"no screen is registered as {name!r} (known: {', '.join(sorted(SCENES))}); "
+            "the screens register when game.table.scenes is imported"
+        )
+    return factory(app, *args, **kwargs)

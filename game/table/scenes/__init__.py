@@ -1,0 +1,29 @@
+"""The table's screens: title menu, table, summaries, settings, statistics and help.
+
+Importing this package imports every screen, and so registers each by its name
+(``game.table.scene.register``); the screens open each other by those names.
+"""
+
+from game.table.scenes import (
+    last_trick,
+    menu,
+    name_entry,
+    pages,
+    settings_menu,
+    summary,
+    table,
+    text_page,
+    title,
+)
+
+__all__ = [
+    "last_trick",
+    "menu",
+    "name_entry",
+    "pages",
+    "settings_menu",
+    "summary",
+    "table",
+    "text_page",
+    "title",
+]

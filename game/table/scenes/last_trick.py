@@ -1,0 +1,62 @@
+"""The last completed trick, shown again over the table: each card by the seat that played it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.table import theme
+from game.table.scene import Scene, register
+from game.table.widgets import centred_rect, draw_dialog, draw_text
+
+if TYPE_CHECKING:
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
+
+
+class LastTrick(Scene):
+    """The cards of the last trick in a cross, the winner's card marked; any input closes it."""
+
+    overlay = True
+
+    def __init__(self, app: App, table: TableScene) -> None:
+        super().__init__(app)
+        self.table = table
+        shown = table.view.shown
+        self.cards = list(shown.last_trick)
+        self.winner = shown.last_winner
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Close on a key or a click."""
+        if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            self.app.stack.remove(self)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the panel with the four cards where their seats sit."""
+        layout = self.app.layout
+        art = self.table.art()
+        card_w, card_h = art.size
+        rect = centred_rect(layout.size, card_w * 5, card_h * 3 + layout.px(110), layout.px(20))
+        winner = self.table.seat_name(self.winner) if self.winner is not None else "nobody"
+        draw_dialog(surface, rect, f"Last trick, won by {winner}", layout.px(24), layout.px(30))
+        cx, cy = rect.centerx, rect.centery + layout.px(14)
+        offsets = ((0, 0.6), (-0.85, 0), (0, -0.6), (0.85, 0))
+        for seat, card in self.cards:
+            dx, dy = offsets[seat]
+            spot = (round(cx + dx * card_w), round(cy + dy * card_h))
+            face = art.face(card)
+            place = face.get_rect(center=spot)
+            surface.blit(face, place)
+            if seat == self.winner:
+                surface.blit(art.outline(theme.ACCENT), place)
+        draw_text(
+            surface,
+            "Press any key or click to close",
+            layout.px(14),
+            theme.TEXT_DIM,
+            center=(rect.centerx, rect.bottom - layout.px(16)),
+        )
+
+
+register("last_trick", LastTrick)

@@ -1,0 +1,210 @@
+"""The end of a hand and of a match: who took which points, the totals, the winner."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from core import events as ev
+from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
+from game.table import theme
+from game.table.scene import Scene, register
+from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
+
+if TYPE_CHECKING:
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
+
+
+def point_cards_taken(table: TableScene) -> list[list[int]]:
+    """Return, per seat, the point cards (and the J♦ if it counts) it took this hand."""
+    controller = table.session.controller
+    counted = POINT_CARDS_MASK
+    if controller.rules.jack_of_diamonds:
+        counted |= 1 << JACK_OF_DIAMONDS
+    taken: list[list[int]] = [[], [], [], []]
+    for trick in controller.tricks:
+        winner = trick.winner
+        if winner is None:
+            continue
+        taken[winner].extend(card for card in trick.cards if counted >> card & 1)
+    return [sorted(cards, key=lambda c: (-(c // 13 == 2), c)) for cards in taken]
+
+
+class HandSummary(Scene):
+    """Over the table after a hand: each seat's point cards, points and totals."""
+
+    overlay = True
+
+    def __init__(self, app: App, table: TableScene, event: ev.HandScored) -> None:
+        super().__init__(app)
+        self.table = table
+        self.event = event
+        self.taken = point_cards_taken(table)
+        last = table.session.phase == "match_over"
+        self.button = Button("See the result" if last else "Next hand", self.go_on, primary=True)
+
+    def go_on(self) -> None:
+        """Close the summary and deal the next hand (or show the match result)."""
+        self.app.stack.remove(self)
+        self.table.next_hand()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Enter, Space or the button goes on; Esc opens the menu."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                self.go_on()
+            elif event.key == pygame.K_ESCAPE:
+                self.table.open_menu()
+        else:
+            self.button.handle(event)
+
+    def panel(self) -> pygame.Rect:
+        """Return the summary's panel."""
+        layout = self.app.layout
+        return centred_rect(layout.size, layout.px(860), layout.px(440), layout.px(20))
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the summary panel over the shaded table."""
+        layout = self.app.layout
+        rect = self.panel()
+        event = self.event
+        number = self.table.view.shown.hand_number
+        title = f"Hand {number} is over"
+        if event.moon_shooter is not None:
+            title = f"{self.table.seat_name(event.moon_shooter)} shot the moon!"
+        draw_dialog(surface, rect, title, layout.px(30), layout.px(38))
+        art = self.table.art(small=True)
+        row_h = layout.px(72)
+        top = rect.top + layout.px(80)
+        name_x = rect.left + layout.px(24)
+        cards_x = rect.left + layout.px(220)
+        points_x = rect.right - layout.px(140)
+        total_x = rect.right - layout.px(30)
+        px = layout.px(18)
+        draw_text(
+            surface,
+            "points",
+            layout.px(14),
+            theme.TEXT_DIM,
+            midright=(points_x + layout.px(40), top - layout.px(12)),
+        )
+        draw_text(
+            surface, "total", layout.px(14), theme.TEXT_DIM, midright=(total_x, top - layout.px(12))
+        )
+        low = min(event.totals)
+        for seat in range(4):
+            cy = top + seat * row_h + row_h // 2
+            leader = event.totals[seat] == low
+            draw_text(
+                surface,
+                self.table.seat_name(seat),
+                px,
+                theme.ACCENT if leader else theme.TEXT,
+                bold=leader,
+                midleft=(name_x, cy),
+                max_width=cards_x - name_x - layout.px(10),
+            )
+            cards = self.taken[seat]
+            span = points_x - cards_x - layout.px(30)
+            step = min(art.size[0] * 0.45, span / max(1, len(cards)))
+            for index, card in enumerate(cards):
+                face = art.face(card)
+                face_rect = face.get_rect(midleft=(round(cards_x + index * step), cy))
+                face_rect.height = min(face_rect.height, row_h - 4)
+                surface.blit(face, face_rect.topleft, pygame.Rect(0, 0, face_rect.width, row_h - 6))
+            if not cards:
+                draw_text(
+                    surface, "no points", layout.px(15), theme.TEXT_DIM, midleft=(cards_x, cy)
+                )
+            points = event.points[seat]
+            draw_text(
+                surface,
+                f"{points:+d}" if points else "0",
+                px,
+                theme.DANGER if points > 0 else theme.GOOD if points < 0 else theme.TEXT,
+                bold=True,
+                midright=(points_x + layout.px(40), cy),
+            )
+            draw_text(
+                surface, str(event.totals[seat]), px, theme.TEXT, bold=True, midright=(total_x, cy)
+            )
+        self.button.rect = pygame.Rect(0, 0, layout.px(220), layout.px(46))
+        self.button.rect.midbottom = (rect.centerx, rect.bottom - layout.px(16))
+        self.button.draw(surface)
+
+
+class MatchOverScene(Scene):
+    """The match result: the winner, the final totals, and what to do next."""
+
+    overlay = True
+
+    def __init__(self, app: App, table: TableScene) -> None:
+        super().__init__(app)
+        self.table = table
+        self.buttons = [
+            Button("New match", self.new_match, primary=True),
+            Button("Main menu", self.main_menu),
+        ]
+
+    def new_match(self) -> None:
+        """Start a new match with the same settings."""
+        self.app.start_match()
+
+    def main_menu(self) -> None:
+        """Go back to the title menu."""
+        self.app.replace_scene("title")
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Enter starts a new match, Esc goes to the menu; buttons work with the mouse."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
+                self.new_match()
+            elif event.key == pygame.K_ESCAPE:
+                self.main_menu()
+            return
+        for button in self.buttons:
+            if button.handle(event):
+                return
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the result panel."""
+        layout = self.app.layout
+        controller = self.table.session.controller
+        winner = controller.winner
+        totals = controller.totals
+        rect = centred_rect(layout.size, layout.px(620), layout.px(400), layout.px(20))
+        you_won = winner == 0 and self.table.session.person_plays
+        title = "You win the match!" if you_won else f"{self.table.seat_name(winner or 0)} wins"
+        draw_dialog(surface, rect, title, layout.px(34), layout.px(44), theme.ACCENT)
+        order = sorted(range(4), key=lambda seat: totals[seat])
+        for place, seat in enumerate(order):
+            y = rect.top + layout.px(110) + place * layout.px(44)
+            strong = seat == winner
+            colour = theme.ACCENT if strong else theme.TEXT
+            draw_text(
+                surface,
+                f"{place + 1}.  {self.table.seat_name(seat)}",
+                layout.px(20),
+                colour,
+                bold=strong,
+                midleft=(rect.left + layout.px(40), y),
+            )
+            draw_text(
+                surface,
+                str(totals[seat]),
+                layout.px(20),
+                colour,
+                bold=strong,
+                midright=(rect.right - layout.px(40), y),
+            )
+        for index, button in enumerate(self.buttons):
+            button.rect = pygame.Rect(0, 0, layout.px(200), layout.px(46))
+            offset = (index - 0.5) * layout.px(220)
+            button.rect.midbottom = (round(rect.centerx + offset), rect.bottom - layout.px(20))
+            button.draw(surface)
+
+
+register("hand_summary", HandSummary)
+register("match_over", MatchOverScene)

@@ -1,0 +1,743 @@
+"""The table: the person's hand at the bottom, three bots around, the trick in the middle.
+
+Clicks and keys become commands to the session; the session's events become beats of the
+view; the view says where every card is drawn. Bots' answers are applied only when the
+previous move has been shown, so each card can be followed with the eye.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from core import events as ev
+from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text, parse_card
+from core.controller import Result
+from core.errors import HeartsError
+from core.rules import pass_receiver
+from game.table import theme
+from game.table.card_art import CardArt
+from game.table.fonts import render_text
+from game.table.scene import Scene, register
+from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
+from game.table.table_view import DrawnCard, TableView
+from game.table.widgets import Button, draw_panel, draw_text
+
+if TYPE_CHECKING:
+    from game.table.app import App
+
+SEAT_NAMES = ("South", "West", "North", "East")
+DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": ""}
+MESSAGE_SECONDS = 2.6
+#: Seconds before a forced card is played for the person (when that option is on).
+AUTO_PLAY_DELAY = 0.35
+#: Time a frame may spend drawing card faces ahead of need.
+WARM_BUDGET_S = 0.004
+#: How long a "+N points" rises over a name plate after a trick is taken.
+GAIN_SECONDS = 1.4
+
+
+@dataclass
+class Gain:
+    """Points just taken by a seat, shown rising over its name plate for a moment."""
+
+    seat: int
+    points: int
+    left: float
+
+
+class TableScene(Scene):
+    """The table screen for one match."""
+
+    def __init__(self, app: App, session: TableSession, resumed: bool = False) -> None:
+        super().__init__(app)
+        self.session = session
+        settings = app.settings
+        self.view = TableView(
+            app.layout,
+            settings.speed,
+            settings.click_to_continue,
+            on_cue=self._cue,
+        )
+        self.selected: list[int] = []
+        self.hover: int | None = None
+        self.focus = 0
+        self.message: tuple[str, float] | None = None
+        self.show_analysis = False
+        self.play_hint_when_ready = False
+        self.forced_wait = 0.0
+        self.rushing = False
+        self.counted_hands: set[int] = set()
+        self.gains: list[Gain] = []
+        self.clock = 0.0
+        self._derived: dict[tuple[int, str], pygame.Surface] = {}
+        self.buttons = [
+            Button("Menu", self.open_menu),
+            Button("Undo", self.undo),
+            Button("Redo", self.redo),
+            Button("Hint", self.hint),
+            Button("Scores", self.open_scores),
+            Button("Last trick", self.open_last_trick),
+        ]
+        self.pass_button = Button("Pass", self.pass_selected, primary=True)
+        self._place_buttons()
+        #: A match resumed between a hand's end and the next deal owes its summary.
+        self.summary_due: ev.HandScored | None = None
+        if resumed:
+            self.view.sync(session.controller, snap=True)
+            session.take_events()
+            self.summary_due = self._finished_hand()
+            if self.summary_due is not None:
+                # Its points may have been counted before the game was closed.
+                self.counted_hands.add(session.controller.hand_number)
+        else:
+            self.view.show(session.take_events(), session.controller)
+
+    # -- the look -------------------------------------------------------------------------
+
+    def art(self, small: bool = False) -> CardArt:
+        """Return the card art at the layout's size for the person's or the bots' cards."""
+        return self.app.card_art(small)
+
+    def _place_buttons(self) -> None:
+        layout = self.app.layout
+        bar = layout.top_bar
+        height = bar.height - layout.px(12)
+        right = bar.right - layout.px(10)
+        for button in reversed(self.buttons):
+            width = layout.px(34 + 10 * len(button.label))
+            button.rect = pygame.Rect(0, 0, width, height)
+            button.rect.midright = (right, bar.centery)
+            right = button.rect.left - layout.px(8)
+        self.pass_button.rect = layout.action_button.copy()
+        self.pass_button.rect.centery = layout.centre[1] + layout.px(70)
+
+    def enter(self) -> None:
+        """Back on top (a menu closed): follow the speed and trick settings as they are now."""
+        settings = self.app.settings
+        if not self.rushing:
+            self.view.speed = settings.speed
+        self.view.click_to_continue = settings.click_to_continue
+
+    def resize(self) -> None:
+        """Follow a new window size: new layout, new card sizes, cards jump into place."""
+        self.view.relayout(self.app.layout)
+        self._derived.clear()
+        self._place_buttons()
+
+    # -- cues from the view ---------------------------------------------------------------
+
+    def _cue(self, name: str, value: object) -> None:
+        sounds = self.app.sounds
+        if name == "deal":
+            sounds.play("deal")
+            self.selected.clear()
+            self.rushing = False
+            self.view.speed = self.app.settings.speed
+        elif name == "pass":
+            sounds.play("pass")
+        elif name == "play" and isinstance(value, ev.CardPlayed):
+            if value.card == QUEEN_OF_SPADES:
+                sounds.play("queen")
+                self.say(f"{self.seat_name(value.seat)} plays the {card_label(value.card)}")
+            else:
+                sounds.play("play")
+        elif name == "hearts_broken":
+            sounds.play("hearts_broken")
+            self.say("Hearts are broken")
+        elif name == "collect":
+            sounds.play("sweep")
+        elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
+            self.gains.append(Gain(value.seat, value.points, GAIN_SECONDS))
+            if QUEEN_OF_SPADES in value.cards:
+                self.say(f"{self.seat_name(value.seat)} takes the {card_label(QUEEN_OF_SPADES)}")
+        elif name == "hand_scored" and isinstance(value, ev.HandScored):
+            self._hand_over(value)
+        elif name == "match_over" and isinstance(value, ev.MatchOver):
+            self._count_match(value)
+
+    def say(self, text: str) -> None:
+        """Show a short message above the person's hand."""
+        self.message = (text, MESSAGE_SECONDS)
+
+    # -- the person's commands ------------------------------------------------------------
+
+    def _ready_for_person(self) -> bool:
+        return self.view.idle and not self.session.has_ready_move()
+
+    def toggle_card(self, card: int) -> None:
+        """Pick or put back a card to pass."""
+        if card in self.selected:
+            self.selected.remove(card)
+        elif len(self.selected) < 3:
+            self.selected.append(card)
+        else:
+            self.say("You have chosen three cards: click one of them to put it back")
+            self.app.sounds.play("illegal")
+
+    def pass_selected(self) -> None:
+        """Pass the three chosen cards."""
+        if len(self.selected) != 3:
+            self.say("Choose three cards to pass")
+            return
+        result = self.session.pass_cards(self.selected)
+        if result.ok:
+            self.selected = []
+            self._after_person_move(result.events)
+        else:
+            self.say(player_message(result.error or "That pass is not allowed"))
+
+    def play(self, card: int) -> None:
+        """Play a card, or say why it may not be played."""
+        result = self.session.play_card(card)
+        if result.ok:
+            self._after_person_move(result.events)
+        else:
+            self.say(player_message(result.error or "That card cannot be played"))
+            self.app.sounds.play("illegal")
+
+    def _after_person_move(self, events: tuple[ev.Event, ...]) -> None:
+        self.hover = None
+        self.play_hint_when_ready = False
+        self.show_analysis = False
+
+    def click_card(self, card: int) -> None:
+        """React to a click on one of the person's cards."""
+        session = self.session
+        if session.person_must_pass:
+            self.toggle_card(card)
+        elif session.person_must_play:
+            self.play(card)
+        elif session.phase == "pass":
+            self.say("Waiting for the others to pass")
+        else:
+            self.say("Wait for your turn")
+
+    def undo(self) -> None:
+        """Take back the person's last move (and the bots' moves after it)."""
+        if self._travel(self.session.undo()):
+            self.selected = []
+
+    def redo(self) -> None:
+        """Apply again what undo took back."""
+        self._travel(self.session.redo())
+
+    def _travel(self, result: Result) -> bool:
+        """Show the position an undo or redo led to at once and keep it saved; or say why not."""
+        if not result.ok:
+            self.say(result.error or "Nothing to do")
+            return False
+        self.view.sync(self.session.controller)
+        self.session.take_events()
+        self._save()
+        return True
+
+    def hint(self) -> None:
+        """Ask the strongest bot what it would play here, with its values per card."""
+        if self.session.request_hint():
+            self.show_analysis = True
+            if self.session.hint is None:
+                self.say("Thinking about a hint…")
+        else:
+            self.say("There is nothing for you to decide now")
+
+    def play_hint(self) -> None:
+        """Play the hint's move (asking for one first if needed)."""
+        hint = self.session.hint
+        if hint is None:
+            self.play_hint_when_ready = self.session.request_hint()
+            if self.play_hint_when_ready:
+                self.say("Thinking about a hint…")
+            return
+        cards = action_cards(hint.action)
+        if self.session.person_must_pass and len(cards) == 3:
+            self.selected = list(cards)
+            self.pass_selected()
+        elif self.session.person_must_play and cards:
+            self.play(cards[0])
+
+    def open_menu(self) -> None:
+        """Open the pause menu over the table."""
+        self.app.push_scene("pause_menu", self)
+
+    def open_scores(self) -> None:
+        """Show the score sheet."""
+        self.app.push_scene("score_sheet", self.session.controller)
+
+    def open_last_trick(self) -> None:
+        """Show the last completed trick."""
+        shown = self.view.shown
+        if not shown.last_trick:
+            self.say("No trick has been completed yet in this hand")
+            return
+        self.app.push_scene("last_trick", self)
+
+    def seat_name(self, seat: int) -> str:
+        """Return the name shown for a seat."""
+        if seat == HUMAN_SEAT and self.session.person_plays:
+            return self.app.settings.player_name
+        level = self.session.bot_names.get(seat, "")
+        return f"{SEAT_NAMES[seat]} ({level})" if level else SEAT_NAMES[seat]
+
+    # -- hands and matches ending ---------------------------------------------------------
+
+    def _finished_hand(self) -> ev.HandScored | None:
+        """Return the score of the hand just over, when the match waits for the next deal."""
+        controller = self.session.controller
+        if controller.phase != "hand_over" or not controller.hand_scores:
+            return None
+        score = controller.hand_scores[-1]
+        return ev.HandScored(score.points, controller.totals, score.moon_shooter)
+
+    def _hand_over(self, event: ev.HandScored) -> None:
+        number = self.view.shown.hand_number
+        if self.session.person_plays and number not in self.counted_hands:
+            self.counted_hands.add(number)
+            self.app.change_stats(
+                self.app.stats.with_hand(event.points[HUMAN_SEAT], event.moon_shooter == HUMAN_SEAT)
+            )
+        if event.moon_shooter is not None:
+            self.app.sounds.play("moon")
+        self.app.push_scene("hand_summary", self, event)
+
+    def _count_match(self, event: ev.MatchOver) -> None:
+        if self.session.person_plays:
+            self.app.change_stats(self.app.stats.with_match(event.winner == HUMAN_SEAT))
+            self.app.sounds.play("win" if event.winner == HUMAN_SEAT else "lose")
+            self.app.discard_game()
+
+    def next_hand(self) -> None:
+        """Deal the next hand (after the summary), or show the match result."""
+        if self.session.phase == "match_over":
+            self.app.push_scene("match_over", self)
+            return
+        result = self.session.next_hand()
+        if result.ok:
+            self._save()
+
+    # -- input ----------------------------------------------------------------------------
+
+    def card_at(self, pos: tuple[int, int]) -> int | None:
+        """Return the person's card under a point (the topmost one), if any."""
+        size = self.app.layout.card_size
+        for drawn in reversed(self._hand_cards()):
+            rect = pygame.Rect(0, 0, *size)
+            rect.center = (round(drawn.centre[0]), round(drawn.centre[1]))
+            if rect.collidepoint(pos) and drawn.card is not None:
+                return drawn.card
+        return None
+
+    def _hand_cards(self) -> list[DrawnCard]:
+        hand = set(self.view.shown.hand)
+        return [d for d in self.view.cards(self._lifted()) if d.card in hand and not d.small]
+
+    def _lifted(self) -> set[int]:
+        lifted = set(self.selected)
+        hover = self.hover
+        if (
+            hover is not None
+            and self._ready_for_person()
+            and (self.session.person_must_pass or hover in self.session.legal_cards())
+        ):
+            lifted.add(hover)
+        return lifted
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Mouse and keyboard play."""
+        if event.type == pygame.MOUSEMOTION:
+            for button in [*self.buttons, self.pass_button]:
+                button.handle(event)
+            self.hover = self.card_at(event.pos)
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._click(event.pos, event)
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+
+    def _click(self, pos: tuple[int, int], event: pygame.event.Event) -> None:
+        for button in self.buttons:
+            if button.handle(event):
+                return
+        if self.view.release():
+            return
+        if not self.view.idle:
+            self.view.skip()
+            return
+        if self._pass_button_shown() and self.pass_button.handle(event):
+            return
+        card = self.card_at(pos)
+        if card is not None:
+            self.click_card(card)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        key, mod = event.key, event.mod
+        ctrl = bool(mod & (pygame.KMOD_CTRL | pygame.KMOD_META))
+        if key == pygame.K_ESCAPE:
+            self.open_menu()
+        elif ctrl and key == pygame.K_z:
+            self.redo() if mod & pygame.KMOD_SHIFT else self.undo()
+        elif ctrl and key == pygame.K_y:
+            self.redo()
+        elif key == pygame.K_h:
+            self.hint()
+        elif key == pygame.K_s:
+            self.open_scores()
+        elif key == pygame.K_l:
+            self.open_last_trick()
+        elif key == pygame.K_m:
+            sound = not self.app.settings.sound
+            self.app.change_settings(self.app.settings.with_changes(sound=sound))
+            self.say("Sound on" if sound else "Sound off")
+        elif not self.view.idle:
+            if not self.view.release():
+                self.view.skip()
+        elif key == pygame.K_SPACE:
+            self.play_hint()
+        elif key in (pygame.K_LEFT, pygame.K_RIGHT):
+            self._move_focus(-1 if key == pygame.K_LEFT else 1)
+        elif key == pygame.K_UP and self.session.person_must_pass:
+            card = self._focused()
+            if card is not None and card not in self.selected:
+                self.toggle_card(card)
+        elif key == pygame.K_DOWN and self.session.person_must_pass:
+            card = self._focused()
+            if card is not None and card in self.selected:
+                self.selected.remove(card)
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.session.person_must_pass and len(self.selected) == 3:
+                self.pass_selected()
+            else:
+                card = self._focused()
+                if card is not None:
+                    self.click_card(card)
+
+    def _focused(self) -> int | None:
+        hand = self.view.shown.hand
+        if not hand:
+            return None
+        self.focus = max(0, min(self.focus, len(hand) - 1))
+        return hand[self.focus]
+
+    def _move_focus(self, step: int) -> None:
+        hand = self.view.shown.hand
+        if not hand:
+            return
+        self.focus = (self.focus + step) % len(hand)
+        legal = self.session.legal_cards()
+        if legal and not self.session.person_must_pass:
+            for _ in range(len(hand)):
+                if hand[self.focus] in legal:
+                    break
+                self.focus = (self.focus + step) % len(hand)
+        self.hover = hand[self.focus]
+
+    # -- time -----------------------------------------------------------------------------
+
+    def update(self, dt: float) -> None:
+        """Ask the bots, show what happened, play forced cards, keep the save current."""
+        self.clock += dt
+        session = self.session
+        if self.summary_due is not None:
+            event, self.summary_due = self.summary_due, None
+            self.view.shown.totals = list(event.totals)
+            self._hand_over(event)
+            return
+        session.update()
+        self._show_events()
+        if self.view.idle and session.has_ready_move():
+            session.apply_ready()
+            self._show_events()
+        self.view.advance(dt)
+        if self.message is not None:
+            text, left = self.message
+            self.message = (text, left - dt) if left > dt else None
+        self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
+        self._keep_focus_on_a_legal_card()
+        self._automatic_moves(dt)
+        self._warm_art()
+
+    def _keep_focus_on_a_legal_card(self) -> None:
+        legal = self.session.legal_cards() if self._ready_for_person() else []
+        hand = self.view.shown.hand
+        if legal and self._focus_card() not in legal and legal[0] in hand:
+            self.focus = hand.index(legal[0])
+
+    def _show_events(self) -> None:
+        """Queue the session's new events on the view; save after a trick or an exchange."""
+        session = self.session
+        events = session.take_events()
+        if events:
+            self.view.show(events, session.controller)
+            progress = any(isinstance(e, (ev.TrickWon, ev.PassesExchanged)) for e in events)
+            if progress and session.phase != "match_over":
+                self._save()
+
+    def leave(self) -> None:
+        """Keep the match as it is now (moves since the last trick too) and stop its bots."""
+        if self.session.phase in ("pass", "play", "hand_over"):
+            self._save()
+        self.session.close()
+
+    def _save(self) -> None:
+        """Save the match in progress; a watched match is never saved."""
+        if self.session.person_plays:
+            self.app.save_game(self.session.controller)
+
+    def _automatic_moves(self, dt: float) -> None:
+        session = self.session
+        if not self._ready_for_person():
+            self.forced_wait = 0.0
+            return
+        if self.play_hint_when_ready and session.hint is not None:
+            self.play_hint_when_ready = False
+            self.play_hint()
+            return
+        if not session.person_must_play:
+            return
+        settings = self.app.settings
+        legal = session.legal_cards()
+        if settings.end_hand_early and not session.points_remain():
+            self.rushing = True
+            self.view.speed = "instant"
+            self.play(legal[0])
+        elif settings.auto_play_forced and len(legal) == 1:
+            self.forced_wait += dt
+            if self.forced_wait >= AUTO_PLAY_DELAY:
+                self.forced_wait = 0.0
+                self.play(legal[0])
+
+    def _warm_art(self) -> None:
+        """Draw card faces and sounds ahead of need, a little each frame."""
+        self.app.warm_up(WARM_BUDGET_S)
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def _pass_button_shown(self) -> bool:
+        return self.session.person_must_pass and len(self.selected) == 3 and self.view.idle
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the felt, the plates, the cards, the buttons and the messages."""
+        layout = self.app.layout
+        surface.blit(theme.felt(surface.get_size()), (0, 0))
+        self._draw_top_bar(surface)
+        self._draw_plates(surface)
+        self._draw_centre(surface)
+        self._draw_cards(surface)
+        if self._pass_button_shown():
+            receiver = pass_receiver(HUMAN_SEAT, self.session.controller.pass_direction)
+            self.pass_button.label = f"Pass to {self.seat_name(receiver)}"
+            self.pass_button.draw(surface)
+        self._draw_analysis(surface)
+        self._draw_gains(surface)
+        if self.message is not None:
+            rect = layout.message_area
+            draw_panel(surface, rect, (40, 24, 16, 225), theme.ACCENT)
+            draw_text(
+                surface,
+                self.message[0],
+                layout.px(17),
+                theme.TEXT,
+                center=rect.center,
+                max_width=rect.width - layout.px(16),
+            )
+        elif self.view.waiting_for_click:
+            draw_text(
+                surface,
+                "Click or press a key to continue",
+                layout.px(16),
+                theme.TEXT_DIM,
+                center=layout.message_area.center,
+            )
+
+    def _draw_top_bar(self, surface: pygame.Surface) -> None:
+        layout = self.app.layout
+        bar = layout.top_bar
+        draw_panel(surface, bar, (6, 22, 15, 200), (6, 22, 15), radius=0, width=0)
+        shown = self.view.shown
+        direction = shown.direction
+        text = f"Hand {shown.hand_number}"
+        text += " · no passing" if direction == "hold" else f" · pass {DIRECTION_WORDS[direction]}"
+        left = bar.left + layout.px(14)
+        rect = draw_text(surface, text, layout.px(18), theme.TEXT, midleft=(left, bar.centery))
+        if shown.hearts_broken:
+            draw_text(
+                surface,
+                f"{SUIT_SYMBOLS[3]} broken",
+                layout.px(18),
+                theme.DANGER,
+                bold=True,
+                midleft=(rect.right + layout.px(18), bar.centery),
+            )
+        self.buttons[1].enabled = self.session.controller.can_undo
+        self.buttons[2].enabled = self.session.controller.can_redo
+        self.buttons[3].enabled = self.session.person_must_pass or self.session.person_must_play
+        for button in self.buttons:
+            button.draw(surface)
+
+    def _draw_plates(self, surface: pygame.Surface) -> None:
+        layout = self.app.layout
+        shown = self.view.shown
+        thinking = self.session.thinking_seats()
+        to_act = set(self.session.controller.seats_to_act) if self.view.idle else set()
+        for seat, rect in enumerate(layout.name_plates):
+            active = seat in to_act
+            border = theme.ACCENT if active else theme.PANEL_BORDER
+            draw_panel(surface, rect, theme.PANEL, border, width=2 if active else 1)
+            name = self.seat_name(seat)
+            if seat in thinking:
+                name += " " + "·" * (1 + int(self.clock * 3) % 3)
+            px = layout.px(15)
+            draw_text(
+                surface,
+                name,
+                px,
+                theme.ACCENT if active else theme.TEXT,
+                bold=active,
+                midleft=(rect.left + layout.px(10), rect.centery),
+                max_width=rect.width - layout.px(74),
+            )
+            score = f"{shown.taken[seat]} · {shown.totals[seat]}"
+            colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
+            draw_text(
+                surface,
+                score,
+                px,
+                colour,
+                midright=(rect.right - layout.px(10), rect.centery),
+            )
+
+    def _draw_gains(self, surface: pygame.Surface) -> None:
+        layout = self.app.layout
+        for gain in self.gains:
+            plate = layout.name_plates[gain.seat]
+            progress = 1 - gain.left / GAIN_SECONDS
+            rise = round(layout.px(36) * progress)
+            text = f"+{gain.points}" if gain.points > 0 else str(gain.points)
+            colour = theme.DANGER if gain.points > 0 else theme.GOOD
+            image = render_text(text, layout.px(24), colour, True).copy()
+            image.set_alpha(round(255 * min(1.0, 2.5 * (1 - progress))))
+            surface.blit(image, image.get_rect(midbottom=(plate.centerx, plate.top - rise)))
+
+    def _draw_centre(self, surface: pygame.Surface) -> None:
+        layout = self.app.layout
+        session = self.session
+        beat = self.view.timeline.current
+        exchanging = beat is not None and beat.name in ("pass", "receive")
+        if not exchanging and (session.phase != "pass" or not self.view.idle):
+            return
+        direction = self.view.shown.direction
+        cx, cy = layout.centre
+        target = self.seat_name(pass_receiver(HUMAN_SEAT, direction))
+        if exchanging:
+            text = f"Passing to {target}…"
+        elif session.person_must_pass:
+            text = f"Choose three cards to pass to {target}"
+        else:
+            text = "Waiting for the others to pass…"
+        draw_text(
+            surface, text, layout.px(22), theme.TEXT, bold=True, center=(cx, cy - layout.px(40))
+        )
+        arrow = {"left": "←", "right": "→", "across": "↑"}.get(direction, "")
+        if arrow:
+            draw_text(surface, arrow, layout.px(56), theme.ACCENT, center=(cx, cy + layout.px(10)))
+
+    def _draw_cards(self, surface: pygame.Surface) -> None:
+        big, small = self.art(), self.art(small=True)
+        session = self.session
+        legal = set(session.legal_cards()) if self._ready_for_person() else set()
+        dim_illegal = session.person_must_play and self.view.idle
+        hand = set(self.view.shown.hand)
+        hint_cards = set(action_cards(session.hint.action)) if session.hint else set()
+        for drawn in self.view.cards(self._lifted()):
+            art = small if drawn.small else big
+            image = art.back() if drawn.card is None else art.face(drawn.card)
+            if drawn.rotated:
+                image = self._rotated_image(art, "back")
+            rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
+            shadow = self._rotated_image(art, "shadow") if drawn.rotated else art.shadow()
+            offset = max(1, rect.width // 30)
+            surface.blit(
+                shadow, shadow.get_rect(center=(rect.centerx + offset, rect.centery + 2 * offset))
+            )
+            surface.blit(image, rect)
+            card = drawn.card
+            if card is None or card not in hand:
+                continue
+            if drawn.glow:
+                surface.blit(art.outline(theme.GOOD), rect)
+            if card in self.selected:
+                surface.blit(art.outline(theme.ACCENT), rect)
+            elif card in hint_cards and self.show_analysis:
+                surface.blit(art.outline((120, 180, 255)), rect)
+            elif dim_illegal and card not in legal:
+                surface.blit(self._dim(art), rect)
+            if card == self._focus_card():
+                pygame.draw.line(
+                    surface,
+                    theme.ACCENT,
+                    (rect.left + rect.width // 4, rect.bottom + 3),
+                    (rect.right - rect.width // 4, rect.bottom + 3),
+                    max(2, rect.width // 30),
+                )
+
+    def _focus_card(self) -> int | None:
+        hand = self.view.shown.hand
+        return hand[self.focus] if hand and 0 <= self.focus < len(hand) else None
+
+    def _rotated_image(self, art: CardArt, which: str) -> pygame.Surface:
+        key = (art.size[0], which)
+        if key not in self._derived:
+            image = art.back() if which == "back" else art.shadow()
+            self._derived[key] = pygame.transform.rotate(image, 90)
+        return self._derived[key]
+
+    def _dim(self, art: CardArt) -> pygame.Surface:
+        key = (art.size[0], "dim")
+        if key not in self._derived:
+            mask = pygame.mask.from_surface(art.back())
+            self._derived[key] = mask.to_surface(
+                setcolor=(10, 20, 15, 110), unsetcolor=(0, 0, 0, 0)
+            )
+        return self._derived[key]
+
+    def _draw_analysis(self, surface: pygame.Surface) -> None:
+        hint = self.session.hint
+        if not self.show_analysis:
+            return
+        layout = self.app.layout
+        lines: list[tuple[str, bool]] = []
+        if hint is None:
+            lines.append(("Thinking…", False))
+        else:
+            chosen = " ".join(card_text(c) for c in action_cards(hint.action))
+            lines.append((f"Hint: {chosen}", True))
+            for label, value in sorted(hint.values.items(), key=lambda item: item[1])[:8]:
+                lines.append((f"{_pretty(label)}   {value:+.2f} pts", False))
+        px = layout.px(15)
+        line_h = round(px * 1.5)
+        rect = pygame.Rect(0, 0, layout.px(230), line_h * len(lines) + layout.px(16))
+        rect.topright = (layout.width - layout.px(12), layout.top_bar.bottom + layout.px(10))
+        if rect.left < layout.opponent_areas[2].right + layout.px(8):
+            rect.top = layout.opponent_areas[2].bottom + layout.px(40)
+        draw_panel(surface, rect, theme.PANEL, (120, 180, 255))
+        y = rect.top + layout.px(8)
+        for text, strong in lines:
+            draw_text(
+                surface, text, px, theme.TEXT, bold=strong, topleft=(rect.left + layout.px(10), y)
+            )
+            y += line_h
+
+
+def _pretty(label: str) -> str:
+    """Return card texts with suit symbols (``QS`` → ``Q♠``) for the analysis panel."""
+    parts = []
+    for text in label.split():
+        try:
+            parts.append(card_label(parse_card(text)))
+        except HeartsError:
+            parts.append(text)
+    return " ".join(parts)
+
+
+register("table", TableScene)

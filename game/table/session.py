@@ -1,0 +1,294 @@
+"""One match at the table: the controller, the person's commands and the bots' requests.
+
+Nothing here draws or waits. The table calls ``update`` once a frame: it submits a request for
+every bot seat that must act and has none in flight, and collects the answers that came back.
+An answer is applied only when the table says the previous move has been shown
+(``apply_ready``), and only while the position it was asked about is still the current one:
+after an undo or a new match the old answers are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.think import Decision
+from core import events as ev
+from core.actions import PassAction, PlayAction
+from core.cards import POINT_CARDS_MASK, mask_of
+from core.controller import Controller, Result
+from core.rules import RuleSet
+from game.table.bot_requests import AsyncBots
+
+#: The person's seat (at the bottom of the table).
+HUMAN_SEAT = 0
+#: The bot that answers hints, and how long it may think for one.
+HINT_BOT = "hard"
+HINT_LIMIT_MS = 800.0
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The hint bot's advice for the person: the move and each candidate's value in points."""
+
+    action: Any
+    values: dict[str, float]
+
+
+@dataclass(frozen=True)
+class _Request:
+    seat: int
+    stamp: tuple[int, int]
+    is_hint: bool = False
+
+
+def player_message(error: str) -> str:
+    """Turn a refusal from the rules into a sentence for the person at the table."""
+    text = error.strip()
+    if text.startswith("must "):
+        text = "You " + text
+    elif text.startswith("it is seat"):
+        text = "It is not your turn yet"
+    return text[:1].upper() + text[1:]
+
+
+class TableSession:
+    """A match in progress at the table, with bots at every seat but the person's.
+
+    ``bot_names[seat]`` names the bot of each bot seat; the person's seat has none (in watch
+    mode every seat has one). ``limit_ms`` is the bots' think time per decision.
+    """
+
+    def __init__(
+        self,
+        controller: Controller,
+        bot_names: dict[int, str],
+        bots: AsyncBots,
+        limit_ms: float | None = None,
+    ) -> None:
+        self.controller = controller
+        self.bot_names = dict(bot_names)
+        self.bots = bots
+        self.limit_ms = limit_ms
+        self._requests: dict[int, _Request] = {}
+        self._ready: dict[int, Decision] = {}
+        self.hint: Hint | None = None
+        self.events: list[ev.Event] = []
+
+    @classmethod
+    def new_match(
+        cls,
+        bots: AsyncBots,
+        opponents: Sequence[str],
+        rules: RuleSet | None = None,
+        seed: int | None = None,
+        limit_ms: float | None = None,
+        watch: bool = False,
+    ) -> TableSession:
+        """Start a match: the person at seat 0 (a bot too in watch mode), bots elsewhere."""
+        names = dict(zip((1, 2, 3), opponents, strict=False))
+        if watch:
+            names[HUMAN_SEAT] = opponents[0]
+        seats = [f"bot:{names[seat]}" if seat in names else "human" for seat in range(4)]
+        controller = Controller()
+        result = controller.new_match(rules, seed, seats)
+        if not result.ok:
+            raise ValueError(result.error)
+        session = cls(controller, names, bots, limit_ms)
+        session.events.extend(result.events)
+        return session
+
+    # -- what the table reads -------------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """Return the controller's phase (``pass``, ``play``, ``hand_over``, ``match_over``)."""
+        return self.controller.phase
+
+    @property
+    def person_plays(self) -> bool:
+        """Return whether a person sits at seat 0 (not watch mode)."""
+        return HUMAN_SEAT not in self.bot_names
+
+    @property
+    def person_must_pass(self) -> bool:
+        """Return whether the person still has to choose three cards to pass."""
+        return (
+            self.person_plays
+            and self.phase == "pass"
+            and HUMAN_SEAT in self.controller.seats_to_act
+        )
+
+    @property
+    def person_must_play(self) -> bool:
+        """Return whether it is the person's turn to play a card."""
+        return self.person_plays and self.phase == "play" and self.controller.seats_to_act == [0]
+
+    def thinking_seats(self) -> set[int]:
+        """Return the bot seats whose decision is being worked on."""
+        return {r.seat for r in self._requests.values() if not r.is_hint}
+
+    def legal_cards(self) -> list[int]:
+        """Return the cards the person may play now."""
+        return self.controller.legal_cards(HUMAN_SEAT) if self.person_must_play else []
+
+    def points_remain(self) -> bool:
+        """Return whether any point card is still unplayed in this hand."""
+        remaining = 0
+        for seat in range(4):
+            remaining |= mask_of(self.controller.hand(seat))
+        return bool(remaining & POINT_CARDS_MASK)
+
+    # -- the person's commands ------------------------------------------------------------
+
+    def _after(self, result: Result) -> Result:
+        if result.ok:
+            self.hint = None
+            self.events.extend(result.events)
+        return result
+
+    def pass_cards(self, cards: Iterable[int]) -> Result:
+        """Pass the person's three chosen cards."""
+        return self._after(self.controller.submit_pass(HUMAN_SEAT, list(cards)))
+
+    def play_card(self, card: int) -> Result:
+        """Play one of the person's cards."""
+        return self._after(self.controller.play_card(HUMAN_SEAT, card))
+
+    def next_hand(self) -> Result:
+        """Deal the next hand once this one is over."""
+        return self._after(self.controller.next_hand())
+
+    def _drop_requests(self) -> None:
+        self.bots.cancel_all()
+        self._requests.clear()
+        self._ready.clear()
+        self.hint = None
+
+    def undo(self) -> Result:
+        """Take back moves up to and including the person's last one (the bots' after it too).
+
+        In watch mode, or when the person has not acted this hand, one move is taken back.
+        """
+        if not self.controller.can_undo:
+            return Result(False, error="Nothing to undo in this hand")
+        self._drop_requests()
+        undone: list[ev.Event] = []
+        while self.controller.can_undo:
+            result = self.controller.undo()
+            undone.extend(result.events)
+            action = getattr(result.events[-1], "action", None) if result.events else None
+            if not self.person_plays or getattr(action, "seat", None) == HUMAN_SEAT:
+                break
+        self.events.extend(undone)
+        return Result(True, tuple(undone))
+
+    def redo(self) -> Result:
+        """Apply again what undo took back, up to the person's next decision."""
+        if not self.controller.can_redo:
+            return Result(False, error="Nothing to redo")
+        self._drop_requests()
+        done: list[ev.Event] = []
+        while self.controller.can_redo:
+            result = self.controller.redo()
+            if not result.ok:
+                break
+            done.extend(result.events)
+            if not self.person_plays or self.person_must_pass or self.person_must_play:
+                break
+        self.events.extend(done)
+        return Result(True, tuple(done))
+
+    # -- bots -----------------------------------------------------------------------------
+
+    def _stamp(self) -> tuple[int, int]:
+        match = self.controller.match
+        if match is None:
+            return (0, 0)
+        return (len(match.hands), len(match.hands[-1].actions))
+
+    def update(self) -> None:
+        """Submit requests for bot seats that must act; collect the answers that arrived."""
+        waiting = {r.seat for r in self._requests.values() if not r.is_hint} | set(self._ready)
+        stamp = self._stamp()
+        for seat in self.controller.seats_to_act:
+            if seat in self.bot_names and seat not in waiting:
+                request_id = self.bots.submit(
+                    self.controller.observation(seat), self.bot_names[seat], None, self.limit_ms
+                )
+                self._requests[request_id] = _Request(seat, stamp)
+        for request_id, decision in self.bots.poll():
+            request = self._requests.pop(request_id, None)
+            if request is None or request.stamp[0] != stamp[0]:
+                continue
+            if request.is_hint:
+                if request.stamp == self._stamp():
+                    self.hint = Hint(decision.action, _values_of(decision))
+            elif self._still_wanted(request):
+                self._ready[request.seat] = decision
+
+    def _still_wanted(self, request: _Request) -> bool:
+        if self.phase == "pass":
+            return request.seat in self.controller.seats_to_act
+        return request.stamp == self._stamp() and self.controller.seats_to_act == [request.seat]
+
+    def has_ready_move(self) -> bool:
+        """Return whether a bot's answer waits to be applied."""
+        return bool(self._ready)
+
+    def apply_ready(self) -> list[ev.Event]:
+        """Apply one bot answer that is ready (passes first, then the seat to play)."""
+        for seat in sorted(self._ready):
+            decision = self._ready.pop(seat)
+            cards = action_cards(decision.action)
+            if self.phase == "pass" and seat in self.controller.seats_to_act:
+                result = self.controller.submit_pass(seat, cards)
+            elif self.phase == "play" and self.controller.seats_to_act == [seat] and cards:
+                result = self.controller.play_card(seat, cards[0])
+            else:
+                continue
+            if result.ok:
+                self.events.extend(result.events)
+                return list(result.events)
+        return []
+
+    def request_hint(self) -> bool:
+        """Ask the hint bot for the person's move; False when the person has nothing to do."""
+        if not (self.person_must_pass or self.person_must_play):
+            return False
+        if any(r.is_hint and r.stamp == self._stamp() for r in self._requests.values()):
+            return True
+        observation = self.controller.observation(HUMAN_SEAT)
+        request_id = self.bots.submit(observation, HINT_BOT, None, HINT_LIMIT_MS)
+        self._requests[request_id] = _Request(HUMAN_SEAT, self._stamp(), is_hint=True)
+        return True
+
+    def take_events(self) -> list[ev.Event]:
+        """Return and forget the events that happened since the last call."""
+        events, self.events = self.events, []
+        return events
+
+    def close(self) -> None:
+        """Drop every request (the worker itself belongs to the caller)."""
+        self._drop_requests()
+
+
+def _values_of(decision: Decision) -> dict[str, float]:
+    values = decision.facts.get("values")
+    if not isinstance(values, dict):
+        return {}
+    return {str(key): float(value) for key, value in values.items()}
+
+
+def action_cards(action: object) -> list[int]:
+    """Return the cards of a pass or play action (or of a bare card or card tuple)."""
+    if isinstance(action, PassAction):
+        return list(action.cards)
+    if isinstance(action, PlayAction):
+        return [action.card]
+    if isinstance(action, int):
+        return [action]
+    if isinstance(action, tuple):
+        return [card for card in action if isinstance(card, int)]
+    return []

@@ -1,0 +1,1 @@
+"""The table's store of the person's files: settings, statistics and the saved match."""

@@ -1,0 +1,357 @@
+"""What the table shows, trailing the match by a few animated beats.
+
+The controller jumps from state to state; the view replays each event as a beat (a card
+travels to the trick, a finished trick is held and swept to its winner, a deal spreads the
+cards) and keeps a displayed state: the person's hand, how many cards each bot holds, the trick
+on the table, points taken and totals. Every frame, ``cards`` returns where each visible card
+should be drawn; cards glide from where they were to where the displayed state puts them.
+
+Bots' cards are shown face down and carry no identity until played, so nothing on screen
+hints at which card a bot holds where.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+
+from core import events as ev
+from core.cards import cards_of, mask_of
+from core.controller import Controller
+from core.rules import pass_receiver, pass_sender
+from game.table.anim import Beat, Motion, Point, Timeline, duration
+from game.table.layout import LIFT, Layout
+
+Key = tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class DrawnCard:
+    """One card to draw this frame: face (or None for a back), centre, size, and its glow."""
+
+    key: Key
+    card: int | None
+    centre: Point
+    small: bool
+    rotated: bool
+    glow: bool = False
+
+
+@dataclass
+class Shown:
+    """The displayed state of the hand in progress."""
+
+    hand_number: int = 0
+    direction: str = "hold"
+    hand: list[int] = field(default_factory=list)
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    trick: list[tuple[int, int]] = field(default_factory=list)
+    leaving: list[tuple[int, int, int]] = field(default_factory=list)  # seat, card, to seat
+    flying: list[tuple[Key, int | None, int, int]] = field(default_factory=list)
+    taken: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    hearts_broken: bool = False
+    passing: bool = False
+    received: set[int] = field(default_factory=set)
+    last_trick: tuple[tuple[int, int], ...] = ()
+    last_winner: int | None = None
+
+
+class TableView:
+    """The displayed state, its beats and its cards' motions for one table."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        speed: str = "normal",
+        click_to_continue: bool = False,
+        face_up_seat: int = 0,
+        on_cue: Callable[[str, object], None] | None = None,
+    ) -> None:
+        self.layout = layout
+        self.speed = speed
+        self.click_to_continue = click_to_continue
+        self.face_up_seat = face_up_seat
+        self.on_cue = on_cue or (lambda name, value: None)
+        self.shown = Shown()
+        self.timeline = Timeline()
+        self._motions: dict[Key, Motion] = {}
+        self._glides: dict[Key, tuple[float, float, Point | None]] = {}
+        self._glow_left = 0.0
+        self._lifted: set[int] = set()
+
+    # -- following the match --------------------------------------------------------------
+
+    @property
+    def idle(self) -> bool:
+        """Return whether every event has been shown."""
+        return self.timeline.idle
+
+    @property
+    def waiting_for_click(self) -> bool:
+        """Return whether a finished trick waits for a click to be collected."""
+        beat = self.timeline.current
+        return beat is not None and beat.wait_for_click and beat.elapsed >= beat.seconds
+
+    def sync(self, controller: Controller, snap: bool = False) -> None:
+        """Show the controller's current state at once (a resumed game, an undo, a redo)."""
+        self.timeline.clear()
+        shown = self.shown
+        previous_number = shown.hand_number
+        match = controller.match
+        if match is None:
+            self.shown = Shown()
+            return
+        seat = self.face_up_seat
+        shown.hand_number = controller.hand_number
+        shown.direction = controller.pass_direction
+        shown.hand = cards_of(mask_of(controller.hand(seat)))
+        shown.counts = [len(controller.hand(s)) for s in range(4)]
+        trick = controller.current_trick
+        shown.trick = (
+            [] if trick is None else [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)]
+        )
+        shown.leaving.clear()
+        shown.flying.clear()
+        self._glides.clear()
+        shown.taken = list(controller.hand_points)
+        totals = list(controller.totals)
+        if controller.phase in ("hand_over", "match_over"):
+            scores = controller.hand_scores
+            if scores:
+                totals = [t - p for t, p in zip(totals, scores[-1].points, strict=True)]
+        shown.totals = totals
+        shown.hearts_broken = controller.hearts_broken
+        shown.passing = False
+        shown.received.clear()
+        last = controller.last_trick
+        shown.last_trick = (
+            () if last is None else tuple((last.seat_of(i), c) for i, c in enumerate(last.cards))
+        )
+        shown.last_winner = None if last is None else last.winner
+        if snap or previous_number != shown.hand_number:
+            self._motions.clear()
+
+    def show(self, events: Iterable[ev.Event], controller: Controller) -> None:
+        """Queue the beats that show these events (read the controller for new deals)."""
+        for event in events:
+            if isinstance(event, ev.HandStarted):
+                self._queue_deal(event, controller)
+            elif isinstance(event, ev.PassSubmitted):
+                self.timeline.add(Beat(0.0, partial(self.on_cue, "passed", event.seat)))
+            elif isinstance(event, ev.PassesExchanged):
+                self._queue_exchange(event)
+            elif isinstance(event, ev.CardPlayed):
+                self._queue_play(event)
+            elif isinstance(event, ev.HeartsBroken):
+                self.timeline.add(Beat(0.0, self._hearts_broken))
+            elif isinstance(event, ev.TrickWon):
+                self._queue_trick_won(event)
+            elif isinstance(event, ev.HandScored):
+                self.timeline.add(Beat(0.0, partial(self._hand_scored, event)))
+            elif isinstance(event, ev.MatchOver):
+                self.timeline.add(Beat(0.0, partial(self.on_cue, "match_over", event)))
+            elif isinstance(event, ev.ActionUndone):
+                self.sync(controller)
+
+    def _queue_deal(self, event: ev.HandStarted, controller: Controller) -> None:
+        hand = cards_of(mask_of(controller.hand(self.face_up_seat)))
+        deal_seconds = duration("deal", self.speed)
+
+        def start() -> None:
+            shown = self.shown
+            shown.hand_number = event.hand_number
+            shown.direction = event.direction
+            shown.hand = list(hand)
+            shown.counts = [13, 13, 13, 13]
+            shown.trick.clear()
+            shown.leaving.clear()
+            shown.taken = [0, 0, 0, 0]
+            shown.hearts_broken = False
+            shown.received.clear()
+            shown.last_trick = ()
+            shown.last_winner = None
+            shown.passing = event.direction != "hold"
+            self._motions.clear()
+            stagger = duration("deal_stagger", self.speed)
+            order = 0
+            for index in range(13):
+                for seat in range(4):
+                    key = self._hand_key(seat, index, hand)
+                    self._glides[key] = (deal_seconds * 0.5, order * stagger, self.layout.centre)
+                    order += 1
+            self.on_cue("deal", event.hand_number)
+
+        self.timeline.add(Beat(deal_seconds + 52 * duration("deal_stagger", self.speed), start))
+
+    def _hand_key(self, seat: int, index: int, hand: list[int]) -> Key:
+        if seat == self.face_up_seat:
+            return ("card", hand[index]) if index < len(hand) else ("none",)
+        return ("back", seat, index)
+
+    def _queue_exchange(self, event: ev.PassesExchanged) -> None:
+        seconds = duration("pass", self.speed)
+        me = self.face_up_seat
+        received = event.passes[pass_sender(me, event.direction)]
+
+        def send() -> None:
+            shown = self.shown
+            shown.passing = False
+            passed = set(event.passes[me])
+            shown.hand = [card for card in shown.hand if card not in passed]
+            for seat in range(4):
+                if seat != me:
+                    shown.counts[seat] -= 3
+                to = pass_receiver(seat, event.direction)
+                for index, card in enumerate(event.passes[seat]):
+                    key: Key = ("pass", seat, index)
+                    face = card if seat == me else None
+                    shown.flying.append((key, face, seat, to))
+                    self._glides[key] = (seconds, 0.0, self.layout.seat_anchor(seat))
+            self.on_cue("pass", event.direction)
+
+        def receive() -> None:
+            shown = self.shown
+            shown.flying.clear()
+            for seat in range(4):
+                if seat != me:
+                    shown.counts[seat] += 3
+            shown.hand = cards_of(mask_of([*shown.hand, *received]))
+            shown.received = set(received)
+            self._glow_left = duration("received_glow", self.speed) or 0.8
+            sender = self.layout.seat_anchor(pass_sender(me, event.direction))
+            for card in received:
+                self._glides[("card", card)] = (seconds, 0.0, sender)
+
+        self.timeline.add(Beat(seconds, send, name="pass"))
+        self.timeline.add(Beat(seconds, receive, name="receive"))
+
+    def _queue_play(self, event: ev.CardPlayed) -> None:
+        seconds = duration("play", self.speed)
+
+        def start() -> None:
+            shown = self.shown
+            key: Key = ("card", event.card)
+            if event.seat == self.face_up_seat and event.card in shown.hand:
+                shown.hand.remove(event.card)
+            else:
+                shown.counts[event.seat] = max(0, shown.counts[event.seat] - 1)
+                self._glides[key] = (seconds, 0.0, self.layout.seat_anchor(event.seat))
+            self._glides.setdefault(key, (seconds, 0.0, None))
+            shown.trick.append((event.seat, event.card))
+            shown.received.clear()
+            self.on_cue("play", event)
+
+        self.timeline.add(Beat(seconds, start, name="play"))
+
+    def _hearts_broken(self) -> None:
+        self.shown.hearts_broken = True
+        self.on_cue("hearts_broken", None)
+
+    def _queue_trick_won(self, event: ev.TrickWon) -> None:
+        hold = duration("trick_hold", self.speed)
+        collect = duration("collect", self.speed)
+
+        def take() -> None:
+            shown = self.shown
+            shown.leaving = [(seat, card, event.seat) for seat, card in shown.trick]
+            shown.last_trick = tuple(shown.trick)
+            shown.last_winner = event.seat
+            shown.trick = []
+            for _, card, _ in shown.leaving:
+                self._glides[("card", card)] = (collect, 0.0, None)
+            self.on_cue("collect", event)
+
+        def settle() -> None:
+            shown = self.shown
+            shown.leaving = []
+            shown.taken[event.seat] += event.points
+            self.on_cue("trick_taken", event)
+
+        self.timeline.add(
+            Beat(hold, lambda: self.on_cue("trick_won", event), self.click_to_continue, "hold")
+        )
+        self.timeline.add(Beat(collect, take, name="collect"))
+        self.timeline.add(Beat(0.0, settle))
+
+    def _hand_scored(self, event: ev.HandScored) -> None:
+        self.shown.totals = list(event.totals)
+        self.on_cue("hand_scored", event)
+
+    # -- time -----------------------------------------------------------------------------
+
+    def advance(self, dt: float) -> None:
+        """Move the beats and the cards on by ``dt`` seconds."""
+        self.timeline.advance(dt)
+        for motion in self._motions.values():
+            motion.advance(dt)
+        if self._glow_left > 0:
+            self._glow_left -= dt
+            if self._glow_left <= 0:
+                self.shown.received.clear()
+
+    def skip(self) -> None:
+        """Finish every queued beat now (the player is in a hurry)."""
+        self.timeline.finish()
+        for motion in self._motions.values():
+            motion.elapsed = motion.delay + motion.duration
+
+    def release(self) -> bool:
+        """Let a trick waiting for a click be collected; return whether one was waiting."""
+        return self.timeline.release()
+
+    def relayout(self, layout: Layout) -> None:
+        """Use a new window size; cards jump to their new places."""
+        self.layout = layout
+        self._motions.clear()
+
+    # -- where the cards are --------------------------------------------------------------
+
+    def hand_targets(self, lifted: Iterable[int] = ()) -> dict[int, Point]:
+        """Return where each of the shown hand's cards sits (lifted ones raised)."""
+        raised = set(lifted)
+        lift = self.layout.card_size[1] * LIFT
+        positions = self.layout.hand_positions(len(self.shown.hand))
+        return {
+            card: (x, y - lift if card in raised else y)
+            for card, (x, y) in zip(self.shown.hand, positions, strict=True)
+        }
+
+    def cards(self, lifted: Iterable[int] = ()) -> list[DrawnCard]:
+        """Return every card to draw this frame, bottom-most first."""
+        layout = self.layout
+        shown = self.shown
+        glide = duration("resort", self.speed)
+        wanted: list[tuple[Key, int | None, Point, bool, bool, bool]] = []
+        for seat in (2, 1, 3):
+            if seat == self.face_up_seat:
+                continue
+            for index, pos in enumerate(layout.opponent_positions(seat, shown.counts[seat])):
+                wanted.append((("back", seat, index), None, pos, True, seat != 2, False))
+        for card, spot in self.hand_targets(lifted).items():
+            wanted.append((("card", card), card, spot, False, False, card in shown.received))
+        for seat, card in shown.trick:
+            wanted.append((("card", card), card, layout.trick_centres[seat], False, False, False))
+        for _, card, to in shown.leaving:
+            wanted.append((("card", card), card, layout.pile_position(to), False, False, False))
+        for key, face, _, to in shown.flying:
+            wanted.append((key, face, layout.seat_anchor(to), face is None, False, False))
+        drawn: list[DrawnCard] = []
+        live: set[Key] = set()
+        for key, face, target, small, rotated, glow in wanted:
+            live.add(key)
+            motion = self._motions.get(key)
+            seconds, delay, origin = self._glides.pop(key, (glide, 0.0, None))
+            if motion is None:
+                motion = Motion(origin or target, origin or target)
+                self._motions[key] = motion
+                if origin is None:
+                    motion.snap(target)
+            motion.retarget(target, seconds, delay)
+            drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow))
+        for key in list(self._motions):
+            if key not in live:
+                del self._motions[key]
+        self._glides = {key: value for key, value in self._glides.items() if key not in live}
+        return drawn

@@ -1,0 +1,177 @@
+"""Small drawing pieces shared by the screens: panels, text and buttons."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import pygame
+
+from game.table import theme
+from game.table.fonts import render_text
+
+
+@lru_cache(maxsize=64)
+def _panel(
+    size: tuple[int, int], colour: tuple[int, ...], border: tuple[int, ...], radius: int, width: int
+) -> pygame.Surface:
+    surface = pygame.Surface(size, pygame.SRCALPHA)
+    rect = surface.get_rect()
+    pygame.draw.rect(surface, colour, rect, border_radius=radius)
+    if width:
+        pygame.draw.rect(surface, border, rect, width, border_radius=radius)
+    return surface
+
+
+def draw_panel(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    colour: tuple[int, ...] = theme.PANEL,
+    border: tuple[int, ...] = theme.PANEL_BORDER,
+    radius: int | None = None,
+    width: int = 1,
+) -> None:
+    """Draw a translucent rounded panel (cached per size and colours)."""
+    if rect.width <= 0 or rect.height <= 0:
+        return
+    if radius is None:
+        radius = min(rect.height // 5, max(6, min(rect.size) // 25))
+    corner = max(0, radius)
+    surface.blit(_panel(rect.size, tuple(colour), tuple(border), corner, width), rect)
+
+
+def draw_text(
+    surface: pygame.Surface,
+    text: str,
+    px: int,
+    colour: tuple[int, ...],
+    *,
+    bold: bool = False,
+    center: tuple[int, int] | None = None,
+    topleft: tuple[int, int] | None = None,
+    midleft: tuple[int, int] | None = None,
+    midright: tuple[int, int] | None = None,
+    max_width: int | None = None,
+) -> pygame.Rect:
+    """Draw one line of text placed by one anchor; shrink it to ``max_width`` if given."""
+    rendered = render_text(text, px, colour, bold)
+    smallest = max(8, px // 2)
+    while max_width is not None and rendered.get_width() > max_width and px > smallest:
+        px = max(smallest, int(px * 0.9))
+        rendered = render_text(text, px, colour, bold)
+    while max_width is not None and rendered.get_width() > max_width and len(text) > 1:
+        text = text[:-2] + "…"  # drop a character before the ellipsis
+        rendered = render_text(text, px, colour, bold)
+    rect = rendered.get_rect()
+    if center is not None:
+        rect.center = center
+    elif topleft is not None:
+        rect.topleft = topleft
+    elif midleft is not None:
+        rect.midleft = midleft
+    elif midright is not None:
+        rect.midright = midright
+    surface.blit(rendered, rect)
+    return rect
+
+
+def wrap_text(text: str, px: int, max_width: int, bold: bool = False) -> list[str]:
+    """Split text into lines that fit ``max_width`` pixels at this size."""
+    from game.table.fonts import font
+
+    face = font(px, bold)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split(" "):
+            candidate = f"{line} {word}".strip()
+            if line and face.size(candidate)[0] > max_width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+@dataclass
+class Button:
+    """A clickable labelled rectangle with an optional keyboard shortcut shown beside it."""
+
+    label: str
+    action: Callable[[], None]
+    rect: pygame.Rect = field(default_factory=lambda: pygame.Rect(0, 0, 0, 0))
+    enabled: bool = True
+    hovered: bool = False
+    primary: bool = False
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Track the mouse; run the action on a left click inside. Return whether it was used."""
+        if event.type == pygame.MOUSEMOTION:
+            self.hovered = self.rect.collidepoint(event.pos)
+        elif (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and self.rect.collidepoint(event.pos)
+        ):
+            if self.enabled:
+                self.action()
+            return True
+        return False
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the button in its state (disabled, hovered, primary)."""
+        if not self.enabled:
+            colour = theme.BUTTON_DISABLED
+        elif self.hovered:
+            colour = theme.BUTTON_HOVER
+        else:
+            colour = theme.BUTTON
+        border = theme.ACCENT if self.primary and self.enabled else theme.PANEL_BORDER
+        draw_panel(surface, self.rect, (*colour, 235), border, width=2 if self.primary else 1)
+        text_colour = theme.TEXT if self.enabled else theme.TEXT_DIM
+        px = max(8, int(self.rect.height * 0.42))
+        draw_text(
+            surface,
+            self.label,
+            px,
+            text_colour,
+            bold=self.primary,
+            center=self.rect.center,
+            max_width=self.rect.width - 8,
+        )
+
+
+def centred_rect(
+    surface_size: tuple[int, int], width: int, height: int, margin: int
+) -> pygame.Rect:
+    """Return a rectangle centred on the window, at most the window less ``margin`` a side."""
+    rect = pygame.Rect(
+        0, 0, min(width, surface_size[0] - 2 * margin), min(height, surface_size[1] - 2 * margin)
+    )
+    rect.center = (surface_size[0] // 2, surface_size[1] // 2)
+    return rect
+
+
+def draw_dialog(
+    surface: pygame.Surface,
+    rect: pygame.Rect,
+    title: str,
+    title_px: int,
+    title_y: int,
+    border: tuple[int, ...] = theme.PANEL_BORDER,
+) -> None:
+    """Shade what is below, then draw a panel at ``rect`` with its title centred at ``title_y``
+    pixels below its top."""
+    surface.blit(theme.shade(surface.get_size()), (0, 0))
+    draw_panel(surface, rect, (12, 34, 25, 240), border, width=2)
+    draw_text(
+        surface,
+        title,
+        title_px,
+        theme.ACCENT,
+        bold=True,
+        center=(rect.centerx, rect.top + title_y),
+        max_width=rect.width - 20,
+    )

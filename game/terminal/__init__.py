@@ -1,0 +1,1 @@
+"""The terminal harness, ``mdhearts cli``: a match played or scripted from the terminal."""

@@ -1,0 +1,178 @@
+"""The players of a match's seats that are not people: built-in bots and engine programs.
+
+The terminal harness (one-shot commands and the interactive session) lets the other seats
+answer after each command. ``BotSeats`` holds what that needs: the think config, the telemetry
+log, the runner that asks the bots (in this process for bots that answer at once, in the shared
+worker process for bots that search, or always when asked to) and the engine programs of
+``engine:`` seats, started on first use and ended by ``close``. Whether a record's engine seats
+may start at all is decided before (``ai.registry.check_seats``): the person must have agreed.
+(The table asks its bots without waiting, through ``game.table.bot_requests``.)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from ai.autoplay import BotError, play_bots
+from ai.bot import Bot, Budget, close_bot
+from ai.external import make_engine_bot
+from ai.registry import DEFAULT_SEAT_BOT, seat_bot_names
+from ai.telemetry import TelemetryLog, telemetry_from_env
+from ai.think import (
+    INSTANT_BOTS,
+    BotRunner,
+    Decision,
+    DirectRunner,
+    ThinkConfig,
+    think_config_from_env,
+)
+from ai.worker import BotWorker, WorkerRunner
+from core import events as ev
+from core.controller import Controller
+from core.observation import Observation
+from core.seats import Seat
+
+__all__ = [
+    "DEFAULT_SEAT_BOT",
+    "BotError",
+    "BotSeats",
+    "RunnerBot",
+    "play_bots",
+    "shared_worker",
+]
+
+
+class RunnerBot:
+    """A seat's bot that asks a runner for every move, so ``play_bots`` can drive it.
+
+    The runner decides how long the bot thinks and what happens when it fails; the move it
+    returns is always legal. ``decision`` is the last settled decision.
+    """
+
+    def __init__(self, runner: BotRunner, name: str, seed: int | None = None) -> None:
+        self.runner = runner
+        self.name = name
+        self.seed = seed
+        self.decision: Decision | None = None
+        self.last_decision: dict[str, Any] = {}
+
+    def _decide(self, observation: Observation) -> Any:
+        self.decision = self.runner.decide(observation, self.name, self.seed)
+        self.last_decision = dict(self.decision.facts)
+        return self.decision.action
+
+    def choose_pass(
+        self, observation: Observation, budget: Budget | None = None
+    ) -> tuple[int, int, int]:
+        """Return the runner's pass for this seat."""
+        return self._decide(observation)
+
+    def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
+        """Return the runner's card for this seat."""
+        return self._decide(observation)
+
+
+_shared_worker: BotWorker | None = None
+
+
+def shared_worker() -> BotWorker:
+    """Return this program's bot worker, shared by its sessions (its process starts lazily)."""
+    global _shared_worker
+    if _shared_worker is None:
+        _shared_worker = BotWorker()
+    return _shared_worker
+
+
+class BotSeats:
+    """The bots of a transport's seats: think config, telemetry and the runner asking them.
+
+    ``use_worker`` None runs the bots of ``INSTANT_BOTS`` in this process and the others in
+    the shared worker; True sends every bot to the worker; False runs all in this process.
+    Plain ``bot`` seats are played by ``config.difficulty``.
+    """
+
+    def __init__(
+        self,
+        config: ThinkConfig | None = None,
+        telemetry: TelemetryLog | None = None,
+        use_worker: bool | None = None,
+    ) -> None:
+        self.config = config or ThinkConfig()
+        self.telemetry = telemetry
+        self.use_worker = use_worker
+        self._direct: DirectRunner | None = None
+        self._worker: WorkerRunner | None = None
+        self._engines: dict[str, Bot] = {}
+
+    @classmethod
+    def from_env(
+        cls,
+        environ: Mapping[str, str] | None = None,
+        *,
+        base: ThinkConfig | None = None,
+        telemetry_name: str | None = None,
+        use_worker: bool | None = None,
+    ) -> tuple[BotSeats, list[str]]:
+        """Return bot seats configured by the environment, and one warning per bad variable."""
+        env = os.environ if environ is None else environ
+        config, warnings = think_config_from_env(env, base)
+        telemetry, telemetry_warnings = telemetry_from_env(env, telemetry_name)
+        return cls(config, telemetry, use_worker), warnings + telemetry_warnings
+
+    def names(self, seats: Sequence[Seat]) -> dict[int, str]:
+        """Return the bot name of every built-in bot seat (plain ``bot`` seats: the config's)."""
+        return seat_bot_names(seats, self.config.difficulty)
+
+    def engine(self, seat: Seat) -> Bot:
+        """Return the player of an engine seat: its program, started on first use."""
+        key = str(seat)
+        if key not in self._engines:
+            self._engines[key] = make_engine_bot(key)
+        return self._engines[key]
+
+    def runner(self, names: Iterable[str]) -> BotRunner:
+        """Return the runner for bots of these names (made on first use, then kept)."""
+        worker = self.use_worker
+        if worker is None:
+            worker = any(name not in INSTANT_BOTS for name in names)
+        report = None if self.telemetry is None else self.telemetry.record
+        if worker:
+            if self._worker is None:
+                self._worker = WorkerRunner(self.config, report, shared_worker())
+            return self._worker
+        if self._direct is None:
+            self._direct = DirectRunner(self.config, report)
+        return self._direct
+
+    def play(self, controller: Controller) -> list[ev.Event]:
+        """Let the bot seats move until a person must act or the hand is over.
+
+        Raises BotError only for a bug (the runners always answer with a legal move).
+        """
+        names = self.names(controller.seats)
+        bots: dict[int, Bot] = {}
+        if names:
+            runner = self.runner(names.values())
+            bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
+        for number, seat in enumerate(controller.seats):
+            if seat.is_engine:
+                bots[number] = self.engine(seat)
+        return play_bots(controller, bots) if bots else []
+
+    def cancel(self) -> None:
+        """Drop the decisions in progress (a move was undone or a new match began)."""
+        for runner in (self._direct, self._worker):
+            if runner is not None:
+                runner.cancel_all()
+
+    def close(self) -> None:
+        """Release the runners (the shared worker stays for the program's next session)."""
+        for runner in (self._direct, self._worker):
+            if runner is not None:
+                runner.close()
+        self._direct = self._worker = None
+        for engine in self._engines.values():
+            close_bot(engine)
+        self._engines.clear()

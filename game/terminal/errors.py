@@ -1,0 +1,30 @@
+"""The harness's exit codes and the error of a command that cannot be done."""
+
+from __future__ import annotations
+
+from core import events as ev
+from core.controller import Result
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
+PROG = "mdhearts cli"
+
+
+class CliError(Exception):
+    """A command that cannot be done; ``code`` is the exit status to return."""
+
+    def __init__(self, message: str, code: int = EXIT_FAILED, usage: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.usage = usage
+
+
+def checked(result: Result) -> list[ev.Event]:
+    """Return the events of a command the controller did, or raise CliError saying why not."""
+    if not result.ok:
+        raise CliError(result.error or "the command was refused")
+    return list(result.events)
+
+
+def reason(error: BaseException) -> str:
+    """Return why an operating-system call failed, in a few words."""
+    return getattr(error, "strerror", None) or str(error)

@@ -1,0 +1,52 @@
+"""Undo and redo by the person's moves: back to before a human seat's last move, and again."""
+
+from __future__ import annotations
+
+from core import events as ev
+from core.controller import Controller
+from game.terminal.bots import BotSeats
+from game.terminal.errors import CliError, checked
+from game.terminal.seats import autoplay, human_seats
+
+
+def can_undo(controller: Controller) -> bool:
+    """Return whether ``undo`` has something to take back: a human move in this hand."""
+    humans = human_seats(controller)
+    match = controller.match
+    actions = match.hands[-1].actions if match else []
+    if not humans:
+        return bool(actions)
+    return any(action.seat in humans for action in actions)
+
+
+def undo_to_human(controller: Controller) -> list[ev.Event]:
+    """Undo until a human seat's move was taken back (with no human seat: the whole hand)."""
+    humans = set(human_seats(controller))
+    if humans and not can_undo(controller):
+        raise CliError("nothing to undo: no human move in this hand yet")
+    happened: list[ev.Event] = []
+    while controller.can_undo:
+        events = checked(controller.undo())
+        happened += events
+        if any(isinstance(e, ev.ActionUndone) and e.action.seat in humans for e in events):
+            break
+    if not happened:
+        raise CliError("nothing to undo in this hand")
+    return happened
+
+
+def redo_to_human(controller: Controller, players: BotSeats) -> list[ev.Event]:
+    """Redo moves until one of a human seat was applied again, then let the bots move."""
+    humans = set(human_seats(controller))
+    happened: list[ev.Event] = []
+    while controller.can_redo:
+        seat = controller.redo_actions[-1].seat
+        result = controller.redo()
+        if not result.ok and happened:
+            break
+        happened += checked(result)
+        if seat in humans:
+            break
+    if not happened:
+        raise CliError("nothing to redo")
+    return happened + autoplay(controller, players)

@@ -1,0 +1,1 @@
+"""The tool commands: tournaments, telemetry export, screenshots and the self-test."""

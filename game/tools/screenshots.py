@@ -1,0 +1,94 @@
+"""``mdhearts screenshots``: pictures of the real table at several window sizes.
+
+For each size the title menu is saved as PNG, then the table plays a seeded hand by itself and
+the window is saved while passing, in the middle of a trick, and at the hand summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160")
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse ``WIDTHxHEIGHT`` (each 320..7680); raise ValueError with the expected form."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.isdigit() or not height.isdigit():
+        raise ValueError(f"bad size {text!r}: write it as 1920x1080")
+    size = int(width), int(height)
+    if not (320 <= size[0] <= 7680 and 240 <= size[1] <= 4320):
+        raise ValueError(f"bad size {text!r}: from 320x240 to 7680x4320")
+    return size
+
+
+def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
+    """Save the three pictures of one window size; return their paths."""
+    import pygame
+
+    from core.files import UserDirs
+    from game.table.app import App
+    from game.table.bot_requests import InlineBots
+    from game.table.scenes.title import TitleScene
+    from game.tools.scripted import ScriptedTable
+
+    home = Path(tempfile.mkdtemp(prefix="mdh-shots-"))
+    dirs = UserDirs(home / "config", home / "data", home / "state", home / "log")
+    app = App(dirs, size=size, bots=InlineBots())
+    saved: list[Path] = []
+    name = f"{size[0]}x{size[1]}"
+    try:
+        app.stack.push(TitleScene(app))
+        for _ in range(600):  # until the title's cards are drawn (a few seconds at 4K)
+            app.step(1 / 60)
+            if app.warm_up(0.0):
+                break
+        app.step(1 / 60)
+        path = out / f"title-{name}.png"
+        pygame.image.save(app.screen, str(path))
+        saved.append(path)
+        table = ScriptedTable(app, seed)
+        for moment, reach in (
+            ("passing", table.at_passing),
+            ("mid-trick", table.at_mid_trick),
+            ("summary", table.at_summary),
+        ):
+            if not reach():
+                raise RuntimeError(f"the table never reached the {moment} moment at {name}")
+            path = out / f"table-{name}-{moment}.png"
+            pygame.image.save(app.screen, str(path))
+            saved.append(path)
+    finally:
+        app.close()
+    return saved
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Take the screenshots and print where they are."""
+    parser = argparse.ArgumentParser(
+        prog="mdhearts screenshots", description="Save pictures of the table at window sizes."
+    )
+    parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
+    parser.add_argument(
+        "--sizes", default=",".join(DEFAULT_SIZES), help="comma-separated WIDTHxHEIGHT list"
+    )
+    parser.add_argument("--seed", type=int, default=7, help="seed of the dealt match")
+    args = parser.parse_args(argv)
+    try:
+        sizes = [parse_size(text.strip()) for text in args.sizes.split(",") if text.strip()]
+    except ValueError as error:
+        parser.error(str(error))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for size in sizes:
+        for path in take(out, size, args.seed):
+            print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

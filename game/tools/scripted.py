@@ -1,0 +1,127 @@
+"""The real table playing by itself: the person's seat is played by a bot through the screen.
+
+Used to take screenshots, to check a build renders and plays, and by benchmarks. Moves go
+through the table screen's own commands (choose, pass, play, next hand), exactly as clicks
+would, and frames are drawn as in the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pygame
+
+from ai.easy import EasyBot
+from game.table.app import App
+from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.table import TableScene
+from game.table.session import HUMAN_SEAT, TableSession
+
+FRAME_DT = 1 / 60
+
+
+class ScriptedTable:
+    """Plays a match at ``app``'s table, the person's moves chosen by a seeded easy bot."""
+
+    def __init__(self, app: App, seed: int = 1, paced: bool = False) -> None:
+        self.app = app
+        #: With ``paced``, frames run at most 60 a second on the real clock, as in the game
+        #: (the bots then get the processor time they would have); else as fast as possible.
+        self.clock = pygame.time.Clock() if paced else None
+        self.bot = EasyBot(seed)
+        settings = app.settings
+        session = TableSession.new_match(
+            app.bots, settings.opponents, settings.rules, seed=seed, limit_ms=app.think.limit_ms
+        )
+        self.scene = TableScene(app, session)
+        app.stack.replace(self.scene)
+        self.frames = 0
+
+    @property
+    def session(self) -> TableSession:
+        """Return the match being played."""
+        return self.scene.session
+
+    def person_ready(self) -> bool:
+        """Return whether the person must act and the table has shown everything so far."""
+        session = self.session
+        waiting = session.person_must_pass or session.person_must_play
+        return waiting and self.scene.view.idle and not session.has_ready_move()
+
+    def choose_pass(self) -> None:
+        """Pick the bot's three cards to pass (shown lifted; not yet passed)."""
+        observation = self.session.controller.observation(HUMAN_SEAT)
+        self.scene.selected = list(self.bot.choose_pass(observation))
+
+    def act(self) -> None:
+        """Make the person's move now: pass the chosen (or the bot's) cards, or play a card."""
+        scene = self.scene
+        if self.session.person_must_pass:
+            if len(scene.selected) != 3:
+                self.choose_pass()
+            scene.pass_selected()
+        elif self.session.person_must_play:
+            observation = self.session.controller.observation(HUMAN_SEAT)
+            scene.play(self.bot.choose_play(observation))
+
+    def run_until(
+        self,
+        done: Callable[[], bool],
+        max_frames: int = 20_000,
+        act: bool = True,
+        dt: float = FRAME_DT,
+    ) -> bool:
+        """Run frames (the person moving when ``act``) until ``done()``; False at the cap."""
+        for _ in range(max_frames):
+            if done():
+                return True
+            if act and self.person_ready():
+                self.act()
+            if self.clock is not None:
+                dt = self.clock.tick(60) / 1000
+            self.app.step(dt)
+            self.frames += 1
+        return done()
+
+    # -- moments worth a picture ----------------------------------------------------------
+
+    def at_passing(self) -> bool:
+        """Run to the pass of the first hand with three cards chosen (hold hands have none)."""
+        reached = self.run_until(
+            lambda: self.person_ready() and self.session.person_must_pass, act=False
+        )
+        if reached:
+            self.choose_pass()
+            self.run_until(lambda: False, max_frames=20, act=False)
+        return reached
+
+    def at_mid_trick(self, cards_on_table: int = 3) -> bool:
+        """Run to a trick with this many cards on the table, waiting for the person."""
+        shown = self.scene.view.shown
+        return self.run_until(
+            lambda: (
+                self.person_ready()
+                and self.session.person_must_play
+                and len(shown.trick) == cards_on_table
+                and len(shown.hand) < 12
+            )
+        )
+
+    def at_summary(self, max_frames: int = 20_000) -> bool:
+        """Run to the end of the hand, its summary on screen."""
+        reached = self.run_until(
+            lambda: isinstance(self.app.stack.top, HandSummary), max_frames=max_frames
+        )
+        if reached:
+            self.run_until(lambda: False, max_frames=10, act=False)
+        return reached
+
+    def next_hand(self) -> None:
+        """Close a hand summary on screen and deal the next hand."""
+        top = self.app.stack.top
+        if isinstance(top, HandSummary):
+            top.go_on()
+
+    def match_over(self) -> bool:
+        """Return whether the match result is on screen."""
+        return isinstance(self.app.stack.top, MatchOverScene)

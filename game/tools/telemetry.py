@@ -1,0 +1,118 @@
+"""``mdhearts telemetry export``: write the bots' decision records as one NDJSON stream.
+
+Records go to standard output (or ``--out PATH``) and a summary to standard error. Exit codes:
+0 done, 1 the export could not be written or the folder read, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from ai.telemetry import ExportSummary, export_telemetry, telemetry_dir_from_env
+from core.files import open_atomically
+from game.streams import silence_stdout
+
+PROG = "mdhearts telemetry"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class _UsageError(Exception):
+    """Bad usage; the message is the parser's."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _UsageError(f"{self.format_usage()}{self.prog}: error: {message}")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r:.20}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of ``mdhearts telemetry``."""
+    parser = _Parser(prog=PROG, description="Work with the bots' decision records.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    export = commands.add_parser(
+        "export",
+        help="write the records of the kept session files, oldest first",
+        description="Write the records of the kept session files as NDJSON, oldest first.",
+    )
+    export.add_argument("--out", metavar="PATH", help="write to PATH (default: standard output)")
+    export.add_argument(
+        "--dir",
+        metavar="DIR",
+        help="the telemetry folder (default: $MDH_TELEMETRY_DIR, else the user log folder)",
+    )
+    export.add_argument(
+        "--last", type=_positive, metavar="N", help="only the N newest session files"
+    )
+    return parser
+
+
+def _usable_path(text: str, what: str) -> Path:
+    if not text.strip() or "\x00" in text:
+        raise ValueError(f"{what}: not a usable path: {text!r:.60}")
+    return Path(text).expanduser()
+
+
+def _export(args: argparse.Namespace) -> tuple[Path, ExportSummary]:
+    if args.dir is None:
+        directory, warnings = telemetry_dir_from_env()
+        for warning in warnings:
+            sys.stderr.write(f"{PROG}: warning: {warning}\n")
+    else:
+        directory = _usable_path(args.dir, "--dir")
+    if directory.exists() and not directory.is_dir():
+        raise OSError(f"{directory} is not a folder")
+    if args.out is None:
+        return directory, export_telemetry(directory, sys.stdout, args.last)
+    target = _usable_path(args.out, "--out")
+    with open_atomically(target) as raw:
+        out = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+        summary = export_telemetry(directory, out, args.last)
+        out.flush()
+        out.detach()  # the atomic writer closes the file itself
+    return directory, summary
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mdhearts telemetry`` with these arguments and return the exit status."""
+    try:
+        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
+    except _UsageError as error:
+        sys.stderr.write(f"{error}\n")
+        return EXIT_USAGE
+    except SystemExit as stop:  # --help
+        return stop.code if isinstance(stop.code, int) else EXIT_OK
+    try:
+        directory, summary = _export(args)
+    except ValueError as error:
+        sys.stderr.write(f"{PROG}: error: {error}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error
+        silence_stdout()
+        return EXIT_OK
+    except OSError as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        where = f": {error.filename}" if getattr(error, "filename", None) else ""
+        sys.stderr.write(f"{PROG}: error: cannot export{where}: {reason}\n")
+        return EXIT_FAILED
+    sys.stderr.write(
+        f"{PROG}: exported {summary.records} records from {summary.files} files in {directory}"
+        + (f", skipped {summary.skipped_lines} broken lines" if summary.skipped_lines else "")
+        + (f", {summary.unreadable_files} unreadable files" if summary.unreadable_files else "")
+        + "\n"
+    )
+    return EXIT_OK

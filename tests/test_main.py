@@ -1,0 +1,86 @@
+"""The ``mdhearts`` command: its options, and each command reaching its own program."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from game.main import COMMANDS, main
+from game.version import VERSION
+
+#: Each command and the module whose ``main`` runs it.
+PROGRAMS = {
+    "cli": "game.terminal.main",
+    "engine": "game.engine.main",
+    "tournament": "game.tools.tournament",
+    "telemetry": "game.tools.telemetry",
+    "screenshots": "game.tools.screenshots",
+}
+
+
+def spy(monkeypatch: pytest.MonkeyPatch, module: str, status: int = 7) -> list[list[str]]:
+    """Replace ``module.main`` by one that records its arguments and returns ``status``."""
+    calls: list[list[str]] = []
+
+    def fake(argv: list[str] | None = None) -> int:
+        calls.append(list(argv or []))
+        return status
+
+    monkeypatch.setattr(importlib.import_module(module), "main", fake)
+    return calls
+
+
+def test_version_prints_the_program_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"mdhearts {VERSION}\n"
+
+
+def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    assert shown.startswith("usage: mdhearts")
+    for name in [*COMMANDS, "--self-test", "--version"]:
+        assert name in shown
+    assert main(["help"]) == 0
+    assert capsys.readouterr().out == shown
+
+
+@pytest.mark.parametrize("argv", [["frobnicate"], ["--frobnicate"], ["--opponents", "easy"]])
+def test_an_unknown_command_or_option_is_bad_usage(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: mdhearts") and "mdhearts: error:" in err
+
+
+def test_options_before_a_command_are_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = spy(monkeypatch, "game.terminal.main")
+    assert main(["--json", "cli", "status"]) == 2
+    assert calls == []
+    assert "unrecognized arguments: --json" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", sorted(PROGRAMS))
+def test_each_command_hands_the_rest_of_its_arguments_to_its_program(
+    command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert set(PROGRAMS) == set(COMMANDS)
+    calls = spy(monkeypatch, PROGRAMS[command])
+    assert main([command, "--help"]) == 7
+    assert main([command, "-x", "--json", "status", "--", "--version"]) == 7
+    assert main([command]) == 7
+    assert calls == [["--help"], ["-x", "--json", "status", "--", "--version"], []]
+
+
+def test_self_test_and_plain_mdhearts_reach_their_programs(monkeypatch: pytest.MonkeyPatch) -> None:
+    self_test = spy(monkeypatch, "game.tools.self_test", status=0)
+    table = spy(monkeypatch, "game.table.main", status=0)
+    assert main(["--self-test", "--opponents", "easy"]) == 0
+    assert main(["--self-test"]) == 0
+    assert self_test == [["--opponents", "easy"], []]
+    assert main([]) == 0
+    assert table == [[]]
