@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from core.cards import card_text
 from core.observation import Observation
 from game.table.bot_requests import InlineBots
-from game.table.session import HUMAN_SEAT, TableSession, player_message
+from game.table.session import HUMAN_SEAT, REFUSAL_WORDS, TableSession, player_message
 
 
 def settle(session: TableSession, limit: int = 400) -> None:
@@ -46,7 +48,11 @@ def test_a_whole_hand_with_refusals_worded_for_the_player() -> None:
             before = session.controller.hand(HUMAN_SEAT)
             result = session.play_card(illegal[0])
             assert not result.ok and result.error
-            assert player_message(result.error)[0].isupper()
+            assert result.reason in REFUSAL_WORDS, result.reason
+            worded = player_message(result, "fallback")
+            assert worded != "fallback" and worded[0].isupper()
+            # The table words the reason, not the engine's English message.
+            assert player_message(replace(result, error="?"), "fallback") == worded
             assert session.controller.hand(HUMAN_SEAT) == before
             refusals += 1
         assert session.play_card(legal[0]).ok

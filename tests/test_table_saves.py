@@ -162,3 +162,17 @@ def test_every_trick_is_on_disk_when_the_next_frame_starts(drivers: MakeDriver) 
     assert session.controller.phase == "hand_over"
     leftovers = [path.name for path in save_file.parent.iterdir() if path.name.startswith(".")]
     assert leftovers == []
+
+
+def test_a_window_narrower_than_the_settings_allow_still_saves_them(
+    drivers: MakeDriver, home: Path
+) -> None:
+    driver = drivers(size=(600, 1000))
+    open_title(driver)
+    app = driver.app
+    app.change_settings(app.settings.with_changes(sound=False))
+    assert app.saver.flush()
+    driver.close()  # saves the settings once more, with the window's size
+    saved = json.loads(make_dirs(home).settings_file.read_text(encoding="utf-8"))
+    width, height = saved["window_size"]
+    assert width >= 640 and height == 1000

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+import warnings
 from typing import Any
 
 from ai.telemetry import telemetry_from_env
@@ -22,7 +23,7 @@ from game.table.bot_requests import AsyncBots, WorkerBots
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.saves import BackgroundSaver, load_game
-from game.table.store.settings import Settings, load_settings
+from game.table.store.settings import MIN_WINDOW, Settings, fit_window, load_settings
 from game.table.store.stats import Statistics, load_statistics
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -109,7 +110,9 @@ class App:
             with contextlib.suppress(pygame.error):
                 return pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
             self.fullscreen = False
-        return pygame.display.set_mode(self.windowed_size, pygame.RESIZABLE)
+        screen = pygame.display.set_mode(self.windowed_size, pygame.RESIZABLE)
+        _keep_window_at_least(MIN_WINDOW)
+        return screen
 
     def toggle_fullscreen(self) -> None:
         """Switch between a window and desktop fullscreen; the game goes on untouched."""
@@ -166,7 +169,8 @@ class App:
         """Write the settings in the background."""
         settings = self.settings
         if not self.fullscreen:
-            settings = settings.with_changes(window_size=tuple(self.screen.get_size()))
+            size = self.screen.get_size()
+            settings = settings.with_changes(window_size=fit_window((size[0], size[1])))
         self.saver.submit(self.dirs.settings_file, json_text(settings.to_dict()))
 
     def change_stats(self, stats: Statistics) -> None:
@@ -275,3 +279,10 @@ class App:
         self.saver.close()
         self.bots.close()
         pygame.quit()
+
+
+def _keep_window_at_least(size: tuple[int, int]) -> None:
+    """Stop the person from shrinking the window below ``size`` (where the system allows)."""
+    with warnings.catch_warnings(), contextlib.suppress(AttributeError, pygame.error):
+        warnings.simplefilter("ignore", DeprecationWarning)  # only the window is looked up
+        pygame.Window.from_display_module().minimum_size = size

@@ -9,14 +9,14 @@ after an undo or a new match the old answers are dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ai.think import Decision
 from core import events as ev
 from core.actions import PassAction, PlayAction
-from core.cards import POINT_CARDS_MASK, mask_of
+from core.cards import POINT_CARDS_MASK, SUIT_NAMES, card_text, mask_of
 from core.controller import Controller, Result
 from core.rules import RuleSet
 from game.table.bot_requests import AsyncBots
@@ -43,14 +43,31 @@ class _Request:
     is_hint: bool = False
 
 
-def player_message(error: str) -> str:
-    """Turn a refusal from the rules into a sentence for the person at the table."""
-    text = error.strip()
-    if text.startswith("must "):
-        text = "You " + text
-    elif text.startswith("it is seat"):
-        text = "It is not your turn yet"
-    return text[:1].upper() + text[1:]
+#: What the table says for each refusal reason the person can meet (see core.errors).
+REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
+    "must_follow_suit": lambda details: (
+        f"You must follow suit: play a {SUIT_NAMES[cast(int, details['suit'])]}"
+    ),
+    "no_points_first_trick": lambda _: "No points on the first trick",
+    "hearts_not_broken": lambda _: "Hearts are not broken",
+    "first_lead_two_of_clubs": lambda _: "The first trick must be led with the 2C",
+    "first_lead_club": lambda _: "The first trick must be led with a club",
+    "not_your_turn": lambda _: "It is not your turn yet",
+    "must_pass_first": lambda _: "Pass three cards first",
+    "pass_three_cards": lambda _: "Choose three different cards to pass",
+    "already_passed": lambda _: "You have already passed",
+    "not_passing": lambda _: "The cards have been passed",
+    "hand_over": lambda _: "The hand is over",
+    "card_not_held": lambda details: f"You do not hold {card_text(cast(int, details['card']))}",
+    "nothing_to_undo": lambda _: "Nothing to undo in this hand",
+    "nothing_to_redo": lambda _: "Nothing to redo",
+}
+
+
+def player_message(result: Result, otherwise: str) -> str:
+    """Return the sentence the table says for a refused command (``otherwise`` if unknown)."""
+    words = REFUSAL_WORDS.get(result.reason or "")
+    return words(result.details) if words is not None else otherwise
 
 
 class TableSession:
@@ -166,23 +183,32 @@ class TableSession:
         self._ready.clear()
         self.hint = None
 
+    @property
+    def can_undo(self) -> bool:
+        """Return whether undo has a move to take back: one of the person's in this hand (in
+        watch mode, any move)."""
+        match = self.controller.match
+        if match is None:
+            return False
+        actions = match.hands[-1].actions
+        if not self.person_plays:
+            return bool(actions)
+        return any(action.seat == HUMAN_SEAT for action in actions)
+
     def undo(self) -> Result:
         """Take back moves up to and including the person's last one (the bots' after it too).
 
-        In watch mode, or when the person has not acted this hand, one move is taken back.
+        In watch mode one move is taken back.
         """
-        if not self.controller.can_undo:
-            return Result(False, error="Nothing to undo in this hand")
-        self._drop_requests()
-        undone: list[ev.Event] = []
-        while self.controller.can_undo:
+        if not self.can_undo:
+            return Result(False, error="Nothing to undo in this hand", reason="nothing_to_undo")
+        if self.person_plays:
+            result = self.controller.undo_until([HUMAN_SEAT])
+        else:
             result = self.controller.undo()
-            undone.extend(result.events)
-            action = getattr(result.events[-1], "action", None) if result.events else None
-            if not self.person_plays or getattr(action, "seat", None) == HUMAN_SEAT:
-                break
-        self.events.extend(undone)
-        return Result(True, tuple(undone))
+        self._drop_requests()
+        self.events.extend(result.events)
+        return result
 
     def redo(self) -> Result:
         """Apply again what undo took back, up to the person's next decision."""

@@ -21,18 +21,11 @@ def can_undo(controller: Controller) -> bool:
 
 def undo_to_human(controller: Controller) -> list[ev.Event]:
     """Undo until a human seat's move was taken back (with no human seat: the whole hand)."""
-    humans = set(human_seats(controller))
-    if humans and not can_undo(controller):
+    humans = human_seats(controller)
+    result = controller.undo_until(humans)
+    if not result.ok and humans and controller.can_undo:
         raise CliError("nothing to undo: no human move in this hand yet")
-    happened: list[ev.Event] = []
-    while controller.can_undo:
-        events = checked(controller.undo())
-        happened += events
-        if any(isinstance(e, ev.ActionUndone) and e.action.seat in humans for e in events):
-            break
-    if not happened:
-        raise CliError("nothing to undo in this hand")
-    return happened
+    return checked(result)
 
 
 def redo_to_human(controller: Controller, players: BotSeats) -> list[ev.Event]:

@@ -13,7 +13,10 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene
-from game.table.widgets import draw_panel, draw_text
+from game.table.widgets import draw_panel, draw_text, wrap_text
+
+#: Smallest size of a menu's subtitle, so what it explains stays readable in a small window.
+MIN_SUBTITLE_PX = 13
 
 Label = str | Callable[[], str]
 
@@ -58,10 +61,19 @@ class MenuScene(Scene):
         self.index = next((i for i, item in enumerate(items) if item.usable()), 0)
         self._rects: list[pygame.Rect] = []
 
+    def _subtitle_lines(self, width: int) -> tuple[list[str], int, int]:
+        """Return the subtitle wrapped to the panel's width, its text size and line height."""
+        if not self.subtitle:
+            return [], 0, 0
+        px = max(self.app.layout.px(16), MIN_SUBTITLE_PX)
+        lines = wrap_text(self.subtitle, px, width - self.app.layout.px(32))
+        return lines, px, round(px * 1.35)
+
     def _geometry(self) -> tuple[pygame.Rect, list[pygame.Rect]]:
         layout = self.app.layout
         width = min(layout.width - layout.px(40), layout.px(560))
-        head = layout.px(110 if self.subtitle else 90)
+        lines, _, line_h = self._subtitle_lines(width)
+        head = layout.px(90) + (len(lines) * line_h + layout.px(12) if lines else 0)
         room = layout.height - layout.px(44) - head
         row_h = max(1, min(layout.px(46), room // max(1, len(self.items))))
         height = head + row_h * len(self.items) + layout.px(24)
@@ -132,7 +144,7 @@ class MenuScene(Scene):
         else:
             surface.blit(theme.felt(surface.get_size()), (0, 0))
         panel, rows = self._geometry()
-        draw_panel(surface, panel, (12, 34, 25, 235), theme.PANEL_BORDER, width=2)
+        draw_panel(surface, panel, (12, 34, 25, 255), theme.PANEL_BORDER, width=2)
         draw_text(
             surface,
             self.title,
@@ -142,13 +154,14 @@ class MenuScene(Scene):
             center=(panel.centerx, panel.top + layout.px(42)),
             max_width=panel.width - layout.px(24),
         )
-        if self.subtitle:
+        lines, px, line_h = self._subtitle_lines(panel.width)
+        for number, line in enumerate(lines):
             draw_text(
                 surface,
-                self.subtitle,
-                layout.px(16),
+                line,
+                px,
                 theme.TEXT_DIM,
-                center=(panel.centerx, panel.top + layout.px(80)),
+                center=(panel.centerx, panel.top + layout.px(76) + line_h * number + line_h // 2),
                 max_width=panel.width - layout.px(24),
             )
         for i, (item, rect) in enumerate(zip(self.items, rows, strict=True)):

@@ -187,7 +187,7 @@ class TableScene(Scene):
             self.selected = []
             self._after_person_move(result.events)
         else:
-            self.say(player_message(result.error or "That pass is not allowed"))
+            self.say(player_message(result, "That pass is not allowed"))
 
     def play(self, card: int) -> None:
         """Play a card, or say why it may not be played."""
@@ -195,7 +195,7 @@ class TableScene(Scene):
         if result.ok:
             self._after_person_move(result.events)
         else:
-            self.say(player_message(result.error or "That card cannot be played"))
+            self.say(player_message(result, "That card cannot be played"))
             self.app.sounds.play("illegal")
 
     def _after_person_move(self, events: tuple[ev.Event, ...]) -> None:
@@ -569,7 +569,7 @@ class TableScene(Scene):
                 bold=True,
                 midleft=(rect.right + layout.px(18), bar.centery),
             )
-        self.buttons[1].enabled = self.session.controller.can_undo
+        self.buttons[1].enabled = self.session.can_undo
         self.buttons[2].enabled = self.session.controller.can_redo
         self.buttons[3].enabled = self.session.person_must_pass or self.session.person_must_play
         for button in self.buttons:

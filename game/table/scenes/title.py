@@ -76,7 +76,7 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
 
 def _consent_menu(app: App, engines: dict[int, Seat]) -> MenuScene:
     """Ask before the saved match's engine programs are started; the first item is No."""
-    commands = "; ".join(f"seat {number}: {seat.command}" for number, seat in engines.items())
+    commands = "\n".join(f"seat {number}: {seat.command}" for number, seat in engines.items())
 
     def close() -> None:
         app.stack.pop()
@@ -92,7 +92,7 @@ def _consent_menu(app: App, engines: dict[int, Seat]) -> MenuScene:
             MenuItem("No, do not start them", close),
             MenuItem("Yes, start them and continue", start),
         ],
-        subtitle=f"The saved match has seats played by programs: {commands}",
+        subtitle=f"The saved match has seats played by programs:\n{commands}",
         back=close,
         overlay=True,
     )

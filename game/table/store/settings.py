@@ -26,6 +26,13 @@ MIN_WINDOW = (640, 480)
 MAX_WINDOW = (7680, 4320)
 
 
+def fit_window(size: tuple[int, int]) -> tuple[int, int]:
+    """Return a window size brought within the sizes a setting may hold."""
+    width = min(max(size[0], MIN_WINDOW[0]), MAX_WINDOW[0])
+    height = min(max(size[1], MIN_WINDOW[1]), MAX_WINDOW[1])
+    return width, height
+
+
 class SettingsError(ValueError):
     """A setting has an invalid value; the message says what a valid one is."""
 
