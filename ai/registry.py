@@ -139,6 +139,17 @@ def seat_bot_names(seats: Sequence[Seat], default: str = DEFAULT_SEAT_BOT) -> di
     return {number: seat.bot_name(default) for number, seat in enumerate(seats) if seat.is_bot}
 
 
+def seat_player_names(seats: Sequence[Seat], default: str = DEFAULT_SEAT_BOT) -> dict[int, str]:
+    """Return the player of every seat that is not a person's, as a name ``make_bot`` takes.
+
+    Bot seats give their bot's name (``default`` for a plain ``bot``), engine seats
+    ``engine:COMMAND``: starting that program is the caller's decision, made with consent.
+    """
+    names = seat_bot_names(seats, default)
+    names.update({number: str(seat) for number, seat in enumerate(seats) if seat.is_engine})
+    return dict(sorted(names.items()))
+
+
 def make_seat_bots(seats: Sequence[Seat], default: str = DEFAULT_SEAT_BOT) -> dict[int, Bot]:
     """Return a new bot for every built-in bot seat, by seat number; ValueError if unknown."""
     return {number: make_bot(name) for number, name in seat_bot_names(seats, default).items()}

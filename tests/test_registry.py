@@ -36,3 +36,15 @@ def test_names_split_and_register() -> None:
     assert not is_registered("nobody@40ms")
     with pytest.raises(ValueError, match="unknown bot 'nobody'"):
         make_bot("nobody@40ms")
+
+
+def test_every_seat_that_is_not_a_persons_gets_its_player_name() -> None:
+    from ai.registry import seat_player_names
+    from core.seats import parse_seats
+
+    seats = parse_seats(["human", "bot", "bot:hard@250ms", "engine:my-engine --fast"])
+    assert seat_player_names(seats, "easy") == {
+        1: "easy",
+        2: "hard@250ms",
+        3: "engine:my-engine --fast",
+    }

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.registry import SeatRefused, check_seats
+from ai.registry import SeatRefused, check_seats, seat_player_names
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
 from game.table.scene import register
@@ -63,11 +63,7 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     if engines and not programs_allowed:
         app.stack.push(_consent_menu(app, engines))
         return True
-    names = {
-        number: str(seat) if seat.is_engine else seat.bot_name(app.think.difficulty)
-        for number, seat in enumerate(controller.seats)
-        if not seat.is_human
-    }
+    names = seat_player_names(controller.seats, app.think.difficulty)
     app.bots.cancel_all()
     session = TableSession(controller, names, app.bots, app.think.limit_ms)
     app.replace_scene("table", session, resumed=True)
