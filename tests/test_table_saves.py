@@ -176,3 +176,30 @@ def test_a_window_narrower_than_the_settings_allow_still_saves_them(
     saved = json.loads(make_dirs(home).settings_file.read_text(encoding="utf-8"))
     width, height = saved["window_size"]
     assert width >= 640 and height == 1000
+
+
+def test_a_new_card_back_shows_at_every_seat(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.start_match()
+    table = driver.table
+    driver.run_until(lambda: table.view.idle and driver.ready_for_person(), 3000)
+
+    def back_colours() -> dict[str, tuple[int, ...]]:
+        """Return the colour at the middle of one back-up card of each bot seat, by direction."""
+        driver.step()
+        surface = pygame.display.get_surface()
+        colours = {}
+        for drawn in table.view.cards(table._lifted()):
+            if drawn.card is None:
+                x, y = round(drawn.centre[0]), round(drawn.centre[1])
+                side = "north" if not drawn.rotated else ("west" if x < 640 else "east")
+                colours[side] = tuple(surface.get_at((x, y)))[:3]  # the last drawn is on top
+        return colours
+
+    before = back_colours()
+    assert set(before) == {"north", "west", "east"}
+    new_back = "red" if app.settings.card_back != "red" else "green"
+    app.change_settings(app.settings.with_changes(card_back=new_back))
+    after = back_colours()
+    assert all(after[side] != before[side] for side in before), (before, after)

@@ -18,7 +18,7 @@ from core.controller import Result
 from core.errors import HeartsError
 from core.rules import pass_receiver
 from game.table import theme
-from game.table.card_art import CardArt
+from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
 from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
@@ -72,7 +72,7 @@ class TableScene(Scene):
         self.counted_hands: set[int] = set()
         self.gains: list[Gain] = []
         self.clock = 0.0
-        self._derived: dict[tuple[int, str], pygame.Surface] = {}
+        self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
         self.buttons = [
             Button("Menu", self.open_menu),
             Button("Undo", self.undo),
@@ -686,14 +686,14 @@ class TableScene(Scene):
         return hand[self.focus] if hand and 0 <= self.focus < len(hand) else None
 
     def _rotated_image(self, art: CardArt, which: str) -> pygame.Surface:
-        key = (art.size[0], which)
+        key = (art.size[0], art.style, which)
         if key not in self._derived:
             image = art.back() if which == "back" else art.shadow()
             self._derived[key] = pygame.transform.rotate(image, 90)
         return self._derived[key]
 
     def _dim(self, art: CardArt) -> pygame.Surface:
-        key = (art.size[0], "dim")
+        key = (art.size[0], art.style, "dim")
         if key not in self._derived:
             mask = pygame.mask.from_surface(art.back())
             self._derived[key] = mask.to_surface(
