@@ -189,3 +189,40 @@ def test_fonts_are_cached_and_clamped() -> None:
     text = render_text("Q♠", 24, (10, 20, 30))
     assert render_text("Q♠", 24, pygame.Color(10, 20, 30)) is text
     assert text.get_flags() & pygame.SRCALPHA
+
+
+def skin_count(surface: pygame.Surface) -> int:
+    """Count the pixels in the colour of a court figure's face."""
+    return opaque_count(
+        surface, lambda r, g, b: (abs(r - 246) < 6) & (abs(g - 214) < 6) & (b > 170) & (b < 190)
+    )
+
+
+@pytest.mark.parametrize("width", (90, 150, 300))
+def test_court_cards_show_a_figure_with_two_faces(width: int) -> None:
+    art = CardArt(width)
+    w, h = art.size
+    for name in ("JD", "QS", "KH"):
+        face = art.face(parse_card(name))
+        top = face.subsurface((0, 0, w, h // 2))
+        bottom = face.subsurface((0, h - h // 2, w, h // 2))
+        assert skin_count(top) > 10 and skin_count(bottom) > 10, name
+    assert skin_count(art.face(parse_card("TS"))) == 0
+
+
+def test_kings_queens_and_jacks_are_drawn_differently() -> None:
+    art = CardArt(150)
+    middles = set()
+    for name in ("JS", "QS", "KS"):
+        face = art.face(parse_card(name))
+        middles.add(pixels(face.subsurface((40, 60, 70, 90))))
+    assert len(middles) == 3
+
+
+def test_large_print_courts_carry_no_label_in_their_panel() -> None:
+    """A large-print court shows the suit in its panel; the corner index alone names the rank."""
+    art = CardArt(120, CardStyle(large_print=True))
+    w, h = art.size
+    middle = (0, h // 3, w, h - 2 * (h // 3))
+    panels = {pixels(art.face(parse_card(name)).subsurface(middle)) for name in ("JS", "QS", "KS")}
+    assert len(panels) == 1

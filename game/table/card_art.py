@@ -19,14 +19,15 @@ import numpy as np
 import pygame
 
 from core.cards import CLUBS, DIAMONDS, HEARTS, RANKS, SPADES, SUIT_SYMBOLS, rank_of, suit_of
+from game.table.court_art import court_half
 from game.table.fonts import render_text
+from game.table.raster import RGB, Canvas, band, inside
 
 CARD_ASPECT = 1.4
 MIN_WIDTH = 16
 COMPACT_WIDTH = 64
 BACKS = ("blue", "red", "green")
 
-RGB = tuple[int, int, int]
 
 RED: RGB = (204, 20, 38)
 BLACK: RGB = (22, 22, 28)
@@ -154,66 +155,6 @@ def _upside_down(surface: pygame.Surface) -> pygame.Surface:
     return pygame.transform.flip(surface, True, True)
 
 
-class _Canvas:
-    """A float RGBA raster in pygame's (x, y) order, painted with antialiased coverage masks."""
-
-    def __init__(self, width: int, height: int) -> None:
-        self.width, self.height = width, height
-        xs = np.arange(width, dtype=np.float32) + 0.5
-        ys = np.arange(height, dtype=np.float32) + 0.5
-        self.x, self.y = np.meshgrid(xs, ys, indexing="ij")
-        self.premultiplied = np.zeros((width, height, 3), np.float32)
-        self.alpha = np.zeros((width, height), np.float32)
-
-    def box(
-        self, left: float, top: float, right: float, bottom: float, radius: float
-    ) -> np.ndarray:
-        """Return the signed distance to a rounded rectangle (negative inside)."""
-        half_w, half_h = (right - left) / 2, (bottom - top) / 2
-        radius = max(0.0, min(radius, half_w, half_h))
-        qx = np.abs(self.x - (left + right) / 2) - (half_w - radius)
-        qy = np.abs(self.y - (top + bottom) / 2) - (half_h - radius)
-        outside = np.hypot(np.maximum(qx, 0), np.maximum(qy, 0))
-        inside = np.minimum(np.maximum(qx, qy), 0)
-        return outside + inside - radius
-
-    def circle(self, cx: float, cy: float, radius: float) -> np.ndarray:
-        """Return the signed distance to a circle (negative inside)."""
-        return np.hypot(self.x - cx, self.y - cy) - radius
-
-    def paint(self, colour: RGB, coverage: np.ndarray, opacity: float = 1.0) -> None:
-        """Lay ``colour`` over the canvas where ``coverage`` (0..1) says, times ``opacity``."""
-        amount = np.clip(coverage, 0.0, 1.0) * opacity
-        keep = 1.0 - amount
-        self.premultiplied *= keep[..., None]
-        self.premultiplied += amount[..., None] * np.asarray(colour, np.float32)
-        self.alpha = self.alpha * keep + amount
-
-    def surface(self, clear_colour: RGB) -> pygame.Surface:
-        """Return the canvas as a per-pixel-alpha surface; clear pixels carry ``clear_colour``."""
-        alpha = self.alpha
-        safe = np.where(alpha > 0, alpha, 1.0)[..., None]
-        rgb = np.where(alpha[..., None] > 0, self.premultiplied / safe, clear_colour)
-        result = pygame.Surface((self.width, self.height), pygame.SRCALPHA)
-        pixels = pygame.surfarray.pixels3d(result)
-        pixels[...] = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
-        del pixels
-        alphas = pygame.surfarray.pixels_alpha(result)
-        alphas[...] = np.clip(np.rint(alpha * 255), 0, 255).astype(np.uint8)
-        del alphas
-        return result
-
-
-def _inside(distance: np.ndarray) -> np.ndarray:
-    """Return the antialiased coverage of the region where ``distance`` is negative."""
-    return np.clip(0.5 - distance, 0.0, 1.0)
-
-
-def _band(distance: np.ndarray, low: float, high: float) -> np.ndarray:
-    """Return the antialiased coverage of the band ``low <= distance <= high``."""
-    return np.clip(distance - low + 0.5, 0.0, 1.0) * np.clip(high - distance + 0.5, 0.0, 1.0)
-
-
 def _finish(surface: pygame.Surface) -> pygame.Surface:
     """Convert ``surface`` to the display's pixel format when a display mode is set."""
     if pygame.display.get_init() and pygame.display.get_surface() is not None:
@@ -277,7 +218,7 @@ class CardArt:
     def shadow(self) -> pygame.Surface:
         """Return a soft translucent shadow the card's size, to draw just below and behind it."""
         if self._shadow is None:
-            canvas = _Canvas(self.width, self.height)
+            canvas = Canvas(self.width, self.height)
             blur = max(2.0, self.width * 0.045)
             distance = canvas.box(blur, blur, self.width - blur, self.height - blur, self.radius)
             t = np.clip((distance + blur) / (2 * blur), 0.0, 1.0)
@@ -291,10 +232,10 @@ class CardArt:
         key = (c.r, c.g, c.b, c.a)
         surface = self._outlines.get(key)
         if surface is None:
-            canvas = _Canvas(self.width, self.height)
+            canvas = Canvas(self.width, self.height)
             thickness = float(max(2, round(self.width * 0.035)))
             distance = canvas.box(0, 0, self.width, self.height, self.radius)
-            canvas.paint((c.r, c.g, c.b), _band(distance, -thickness, 0.0), c.a / 255)
+            canvas.paint((c.r, c.g, c.b), band(distance, -thickness, 0.0), c.a / 255)
             surface = _finish(canvas.surface((c.r, c.g, c.b)))
             self._outlines[key] = surface
         return surface
@@ -339,12 +280,12 @@ class CardArt:
         bottom = h - self.margin_y if self.compact else h - top
         return self.margin_x, top, w - self.margin_x, bottom
 
-    def _blank(self) -> _Canvas:
+    def _blank(self) -> Canvas:
         """Return a canvas holding the bordered white card."""
-        canvas = _Canvas(self.width, self.height)
+        canvas = Canvas(self.width, self.height)
         distance = canvas.box(0, 0, self.width, self.height, self.radius)
-        canvas.paint(EDGE, _inside(distance))
-        canvas.paint(PAPER, _inside(distance + self.border))
+        canvas.paint(EDGE, inside(distance))
+        canvas.paint(PAPER, inside(distance + self.border))
         return canvas
 
     def _base(self, panel: RGB | None) -> pygame.Surface:
@@ -397,7 +338,7 @@ class CardArt:
         """Draw the middle of a compact or large-print face: one big suit symbol.
 
         The symbol fills the band the indices leave free (below the index on a compact card); a
-        court card shows it in its panel, beside its letter when there is room.
+        court card shows it in its panel (the corner index names the rank).
         """
         rank = rank_of(card)
         left, top, right, bottom = self._middle
@@ -406,14 +347,8 @@ class CardArt:
         if rank not in (9, 10, 11):
             share = 0.92 if rank == 12 else 0.72
             _blit_centred(surface, _symbol(suit_of(card), room * share, colour), cx, cy)
-        elif self.compact:
-            _blit_centred(surface, _symbol(suit_of(card), room * 0.55, colour), cx, cy)
         else:
-            letter = _rank(RANKS[rank], (bottom - top) * 0.5, colour)
-            symbol = _symbol(suit_of(card), (bottom - top) * 0.45, colour)
-            span = letter.get_width() + self.width * 0.05 + symbol.get_width()
-            _blit_centred(surface, letter, cx - span / 2 + letter.get_width() / 2, cy)
-            _blit_centred(surface, symbol, cx + span / 2 - symbol.get_width() / 2, cy)
+            _blit_centred(surface, _symbol(suit_of(card), room * 0.55, colour), cx, cy)
 
     def _pips(self, surface: pygame.Surface, card: int, colour: RGB) -> None:
         """Draw the classic pip layout of a number card between the corner indices."""
@@ -442,31 +377,38 @@ class CardArt:
         _blit_centred(surface, _symbol(suit_of(card), size, colour), w / 2, h / 2)
 
     def _panel(
-        self, canvas: _Canvas, left: float, top: float, right: float, bottom: float, colour: RGB
+        self, canvas: Canvas, left: float, top: float, right: float, bottom: float, colour: RGB
     ) -> None:
         """Paint a court card's framed panel: a cream field in a suit-coloured edge."""
         w = self.width
         box = (round(left), round(top), round(right), round(bottom))
         distance = canvas.box(*box, max(2.0, w * 0.035))
-        canvas.paint(colour, _inside(distance))
-        canvas.paint(COURT_FILL, _inside(distance + max(1, round(w * 0.01))))
+        canvas.paint(colour, inside(distance))
+        canvas.paint(COURT_FILL, inside(distance + max(1, round(w * 0.01))))
         if w >= 90:
             inset = round(w * 0.03)
             rule = max(1, round(w * 0.007))
-            canvas.paint(COURT_GOLD, _band(distance, -inset - rule, -inset))
+            canvas.paint(COURT_GOLD, band(distance, -inset - rule, -inset))
 
     def _court_figure(self, surface: pygame.Surface, card: int, colour: RGB) -> None:
-        """Draw a court card's big letter with its suit above and, upside down, below."""
-        w, h = self.size
+        """Draw a court card's double-headed figure in its panel, with the suit beside each head.
+
+        The panel's upper half holds the figure (``court_half``) and the lower half the same
+        figure turned by 180 degrees; a gold rule marks where the two meet.
+        """
         left, top, right, bottom = self._middle
-        panel_w, panel_h = right - left, bottom - top
-        cap = min(panel_h * 0.28, panel_w * 0.7)
-        letter = _rank(RANKS[rank_of(card)], cap, colour)
-        suit = _symbol(suit_of(card), min(panel_h * 0.16, panel_w * 0.4), colour)
-        _blit_centred(surface, letter, w / 2, h / 2)
-        offset = panel_h * 0.31
-        _blit_centred(surface, suit, w / 2, h / 2 - offset)
-        _blit_centred(surface, _upside_down(suit), w / 2, h / 2 + offset)
+        edge = max(2, round(self.width * 0.035))
+        box = pygame.Rect(round(left) + edge, round(top) + edge, 0, 0)
+        box.size = (round(right) - edge - box.x, (round(bottom) - edge - box.y) // 2)
+        half = court_half(box.width, box.height, rank_of(card), colour)
+        suit = _symbol(suit_of(card), box.width * 0.2, colour)
+        corner = (box.x + box.width * 0.16, box.y + box.height * 0.14)
+        half.blit(suit, (round(corner[0] - box.x - suit.get_width() / 2), round(corner[1] - box.y)))
+        surface.blit(half, box.topleft)
+        surface.blit(_upside_down(half), (box.x, box.bottom + (round(bottom) - edge - box.y) % 2))
+        rule = max(1, round(self.width * 0.007))
+        middle = box.bottom + (round(bottom) - edge - box.y) % 2 // 2
+        surface.fill(COURT_GOLD, (box.x, middle - rule // 2, box.width, rule))
 
     def _draw_back(self) -> pygame.Surface:
         """Draw the back: a latticed field in the style's colour inside a white border."""
@@ -475,7 +417,7 @@ class CardArt:
         canvas = self._blank()
         inset = float(max(2, round(w * 0.06)))
         field = canvas.box(inset, inset, w - inset, h - inset, max(1.5, self.radius - inset * 0.6))
-        canvas.paint(dark, _inside(field))
+        canvas.paint(dark, inside(field))
         period = max(5.0, w * 0.085)
         line = max(0.8, w * 0.01)
         u, v = canvas.x - w / 2, canvas.y - h / 2
@@ -483,15 +425,15 @@ class CardArt:
         for diagonal in (u + v, u - v):
             phase = diagonal / (period * np.sqrt(2.0))
             across = np.abs(phase - np.rint(phase)) * period
-            lattice = np.maximum(lattice, _inside(across - line / 2))
-        canvas.paint(light, lattice * _inside(field + inset * 0.5), 0.55)
+            lattice = np.maximum(lattice, inside(across - line / 2))
+        canvas.paint(light, lattice * inside(field + inset * 0.5), 0.55)
         frame = max(1.5, w * 0.03)
-        canvas.paint(light, _band(field, -frame - line, -frame))
+        canvas.paint(light, band(field, -frame - line, -frame))
         medallion = w >= COMPACT_WIDTH
         if medallion:
             ring = canvas.circle(w / 2, h / 2, w * 0.19)
-            canvas.paint(dark, _inside(ring))
-            canvas.paint(light, _band(ring, -line * 1.5, 0.0))
+            canvas.paint(dark, inside(ring))
+            canvas.paint(light, band(ring, -line * 1.5, 0.0))
         surface = canvas.surface(EDGE)
         if medallion:
             _blit_centred(surface, _symbol(HEARTS, w * 0.17, light), w / 2, h / 2)
