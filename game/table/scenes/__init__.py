@@ -7,6 +7,7 @@ Importing this package imports every screen, and so registers each by its name
 from game.table.scenes import (
     last_trick,
     menu,
+    moment,
     name_entry,
     pages,
     settings_menu,
@@ -19,6 +20,7 @@ from game.table.scenes import (
 __all__ = [
     "last_trick",
     "menu",
+    "moment",
     "name_entry",
     "pages",
     "settings_menu",

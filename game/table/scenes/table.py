@@ -7,6 +7,7 @@ previous move has been shown, so each card can be followed with the eye.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -139,11 +140,9 @@ class TableScene(Scene):
         elif name == "pass":
             sounds.play("pass")
         elif name == "play" and isinstance(value, ev.CardPlayed):
+            sounds.play("play")
             if value.card == QUEEN_OF_SPADES:
-                sounds.play("queen")
                 self.say(f"{self.seat_name(value.seat)} plays the {card_label(value.card)}")
-            else:
-                sounds.play("play")
         elif name == "hearts_broken":
             sounds.play("hearts_broken")
             self.say("Hearts are broken")
@@ -152,7 +151,9 @@ class TableScene(Scene):
         elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
             self.gains.append(Gain(value.seat, value.points, GAIN_SECONDS))
             if QUEEN_OF_SPADES in value.cards:
-                self.say(f"{self.seat_name(value.seat)} takes the {card_label(QUEEN_OF_SPADES)}")
+                taker = self.seat_name(value.seat)
+                self.say(f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
+                self.moment("queen", f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
         elif name == "hand_scored" and isinstance(value, ev.HandScored):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
@@ -298,20 +299,55 @@ class TableScene(Scene):
             self.app.change_stats(
                 self.app.stats.with_hand(event.points[HUMAN_SEAT], event.moon_shooter == HUMAN_SEAT)
             )
-        if event.moon_shooter is not None:
-            self.app.sounds.play("moon")
-        self.app.push_scene("hand_summary", self, event)
+
+        def summary() -> None:
+            self.app.push_scene("hand_summary", self, event)
+
+        if event.moon_shooter is None:
+            summary()
+            return
+        shooter = self.seat_name(event.moon_shooter)
+        title = (
+            "You shot the moon!"
+            if event.moon_shooter == HUMAN_SEAT
+            else f"{shooter} shot the moon!"
+        )
+        self.moment("moon", title, moon_outcome(event), then=summary)
 
     def _count_match(self, event: ev.MatchOver) -> None:
         if self.session.person_plays:
             self.app.change_stats(self.app.stats.with_match(event.winner == HUMAN_SEAT))
-            self.app.sounds.play("win" if event.winner == HUMAN_SEAT else "lose")
             self.app.discard_game()
+
+    def moment(
+        self, kind: str, title: str, subtitle: str = "", then: Callable[[], None] | None = None
+    ) -> None:
+        """Play a moment over the table (none at the instant speed); ``then`` runs after it."""
+        if self.app.settings.speed == "instant":
+            if then is not None:
+                then()
+            return
+        seed = self.view.shown.hand_number
+        self.app.push_scene("moment", kind, title, subtitle, then, seed)
+
+    def _match_result(self) -> None:
+        """Show the match result, after a celebration when the person won."""
+
+        def result() -> None:
+            self.app.push_scene("match_over", self)
+
+        winner = self.session.controller.winner if self.session.person_plays else None
+        if winner is None:
+            result()
+        elif winner == HUMAN_SEAT:
+            self.moment("won", "You win the match!", "Lowest score at the end", then=result)
+        else:
+            self.moment("lost", f"{self.seat_name(winner)} wins the match", then=result)
 
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
         if self.session.phase == "match_over":
-            self.app.push_scene("match_over", self)
+            self._match_result()
             return
         result = self.session.next_hand()
         if result.ok:
@@ -727,6 +763,20 @@ class TableScene(Scene):
                 surface, text, px, theme.TEXT, bold=strong, topleft=(rect.left + layout.px(10), y)
             )
             y += line_h
+
+
+def moon_outcome(event: ev.HandScored) -> str:
+    """Say what a moon did to the scores: "Everyone else takes 26 points", say."""
+    shooter = event.moon_shooter
+    if shooter is None:
+        return ""
+    own = event.points[shooter]
+    others = {points for seat, points in enumerate(event.points) if seat != shooter}
+    if own < 0:
+        return f"{-own} points off the shooter's score"
+    if len(others) == 1:
+        return f"Everyone else takes {others.pop()} points"
+    return "The others take the points"
 
 
 def _pretty(label: str) -> str:

@@ -1,0 +1,114 @@
+"""Moments: the moon, the Q♠ taken, a match won or lost — shown, heard, skippable, and then gone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+from table_driver import Driver, MakeDriver
+
+from core import events as ev
+from core.controller import Controller
+from game.table.scenes.moment import MOON_LIGHT, Moment
+from game.table.scenes.summary import HandSummary, MatchOverScene
+
+
+def heard(driver: Driver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Return the list the names of the sounds played from now on are appended to."""
+    played: list[str] = []
+    monkeypatch.setattr(driver.app.sounds, "play", played.append)
+    return played
+
+
+def moment_on_top(driver: Driver) -> Moment | None:
+    top = driver.top
+    return top if isinstance(top, Moment) else None
+
+
+def watch_until_a_moment(driver: Driver) -> Moment:
+    """Watch the bots play until a moment opens; return it."""
+    driver.app.start_match(watch=True)
+    driver.run_until(lambda: moment_on_top(driver) is not None, 20_000)
+    moment = moment_on_top(driver)
+    assert moment is not None
+    return moment
+
+
+def test_taking_the_queen_of_spades_is_a_moment_the_table_waits_for(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driver = drivers()
+    played = heard(driver, monkeypatch)
+    moment = watch_until_a_moment(driver)
+    assert moment.kind == "queen" and "takes the Q♠" in moment.title
+    assert played[-1] == "queen"
+    table = driver.table
+    record = driver.record()
+    shown = table.view.shown.trick_number if hasattr(table.view.shown, "trick_number") else None
+    driver.step(30)  # the table waits under the moment
+    assert moment_on_top(driver) is moment and driver.record() == record
+    if shown is not None:
+        assert table.view.shown.trick_number == shown
+    driver.run_until(lambda: moment_on_top(driver) is None, 200)  # it ends by itself
+    assert moment.finished and moment not in driver.app.stack.scenes
+
+
+def test_a_key_or_a_click_skips_a_moment(drivers: MakeDriver) -> None:
+    driver = drivers()
+    moment = watch_until_a_moment(driver)
+    driver.key(pygame.K_SPACE)
+    assert moment.finished and moment_on_top(driver) is None
+    second = Moment(driver.app, "won", "You win the match!")
+    driver.app.stack.push(second)
+    driver.click((100, 100))
+    assert second.finished and moment_on_top(driver) is None
+
+
+def test_no_moment_at_the_instant_speed(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="instant"))
+    app.start_match(watch=True)
+    driver.run_until(lambda: isinstance(driver.top, HandSummary), 20_000)
+    # every hand has a Q♠ taken: at the instant speed the hand ran to its summary without one
+
+
+def test_shooting_the_moon_celebrates_then_shows_the_summary(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    played = heard(driver, monkeypatch)
+    scored = ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2)
+    table._hand_over(scored)
+    moment = moment_on_top(driver)
+    assert moment is not None and moment.kind == "moon"
+    assert moment.title == "North (normal) shot the moon!"
+    assert moment.subtitle == "Everyone else takes 26 points"
+    assert played == ["moon"]
+    driver.step(60)  # the moon has risen
+    pixels = pygame.surfarray.pixels3d(pygame.display.get_surface())
+    width, height = pixels.shape[:2]
+    upper = pixels[width // 3 : 2 * width // 3, : height // 2].reshape(-1, 3).astype(int)
+    moonlit = np.all(np.abs(upper - np.array(MOON_LIGHT)) < 8, axis=1)
+    del pixels
+    assert moonlit.sum() > 2000, moonlit.sum()
+    driver.key(pygame.K_RETURN)
+    assert isinstance(driver.top, HandSummary)  # the same key did not also close the summary
+
+
+@pytest.mark.parametrize(("winner", "kind"), [(0, "won"), (3, "lost")])
+def test_the_end_of_a_match_is_a_moment_before_the_result(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, winner: int, kind: str
+) -> None:
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    played = heard(driver, monkeypatch)
+    monkeypatch.setattr(Controller, "winner", property(lambda self: winner))
+    table._match_result()
+    moment = moment_on_top(driver)
+    assert moment is not None and moment.kind == kind
+    assert played == ["win" if winner == 0 else "lose"]
+    driver.run_until(lambda: isinstance(driver.top, MatchOverScene), 400)
