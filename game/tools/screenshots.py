@@ -1,18 +1,21 @@
 """``mdhearts screenshots``: pictures of the real table at several window sizes.
 
 For each size the title menu is saved as PNG, then the table plays a seeded hand by itself and
-the window is saved while passing, in the middle of a trick, and at the hand summary.
+the window is saved while passing, in the middle of a trick, with a hint, at the hand summary;
+then the moon celebration, settings over the pause menu, the statistics page and the result of
+a short match.
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160")
+DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160", "1024x1280")
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -27,10 +30,16 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
-    """Save the three pictures of one window size; return their paths."""
+    """Save the pictures of one window size; return their paths.
+
+    The title; a seeded hand played by itself while passing, mid-trick, with a hint and at its
+    summary; the moon celebration (staged: a moon is rare in a seeded hand); the statistics
+    page; settings over the pause menu; a short match played to its result.
+    """
     import pygame
 
     from core.files import UserDirs
+    from core.rules import RuleSet
     from game.table.app import App
     from game.table.bot_requests import InlineBots
     from game.table.scenes.title import TitleScene
@@ -41,6 +50,12 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     app = App(dirs, size=size, bots=InlineBots())
     saved: list[Path] = []
     name = f"{size[0]}x{size[1]}"
+
+    def save(moment: str) -> None:
+        path = out / f"{moment}-{name}.png"
+        pygame.image.save(app.screen, str(path))
+        saved.append(path)
+
     try:
         app.stack.push(TitleScene(app))
         for _ in range(600):  # until the title's cards are drawn (a few seconds at 4K)
@@ -48,22 +63,38 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
             if app.warm_up(0.0):
                 break
         app.step(1 / 60)
-        path = out / f"title-{name}.png"
-        pygame.image.save(app.screen, str(path))
-        saved.append(path)
+        save("title")
         table = ScriptedTable(app, seed)
-        for moment, reach in (
+        steps: list[tuple[str, Callable[[], bool]]] = [
             ("passing", table.at_passing),
             ("mid-trick", table.at_mid_trick),
+            ("hint", table.at_hint),
             ("summary", table.at_summary),
-        ):
+        ]
+        for moment, reach in steps:
             if not reach():
                 raise RuntimeError(f"the table never reached the {moment} moment at {name}")
-            path = out / f"table-{name}-{moment}.png"
-            pygame.image.save(app.screen, str(path))
-            saved.append(path)
+            save(f"table-{moment}")
+        table.next_hand()
+        table.scene.moment("moon", "North shot the moon!", "Everyone else takes 26 points")
+        for _ in range(80):
+            app.step(1 / 60)
+        save("moon")
+        app.stack.replace(table.scene)
+        app.push_scene("pause_menu", table.scene)
+        app.push_scene("settings", overlay=True)
+        app.step(1 / 60)
+        save("settings-over-pause")
+        app.replace_scene("statistics")
+        app.step(1 / 60)
+        save("statistics")
+        short = ScriptedTable(app, seed, rules=RuleSet(end_score=30))
+        if not short.at_match_over():
+            raise RuntimeError(f"the short match never ended at {name}")
+        save("match-result")
     finally:
         app.close()
+        shutil.rmtree(home, ignore_errors=True)
     return saved
 
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import pygame
 
 from ai.easy import EasyBot
+from core.rules import RuleSet
 from game.table.app import App
 from game.table.scenes.summary import HandSummary, MatchOverScene
 from game.table.scenes.table import TableScene
@@ -23,7 +24,9 @@ FRAME_DT = 1 / 60
 class ScriptedTable:
     """Plays a match at ``app``'s table, the person's moves chosen by a seeded easy bot."""
 
-    def __init__(self, app: App, seed: int = 1, paced: bool = False) -> None:
+    def __init__(
+        self, app: App, seed: int = 1, paced: bool = False, rules: RuleSet | None = None
+    ) -> None:
         self.app = app
         #: With ``paced``, frames run at most 60 a second on the real clock, as in the game
         #: (the bots then get the processor time they would have); else as fast as possible.
@@ -31,7 +34,11 @@ class ScriptedTable:
         self.bot = EasyBot(seed)
         settings = app.settings
         session = TableSession.new_match(
-            app.bots, settings.opponents, settings.rules, seed=seed, limit_ms=app.think.limit_ms
+            app.bots,
+            settings.opponents,
+            settings.rules if rules is None else rules,
+            seed=seed,
+            limit_ms=app.think.limit_ms,
         )
         self.scene = TableScene(app, session)
         app.stack.replace(self.scene)
@@ -115,6 +122,27 @@ class ScriptedTable:
         if reached:
             self.run_until(lambda: False, max_frames=10, act=False)
         return reached
+
+    def at_hint(self) -> bool:
+        """Run to a trick waiting for the person, ask for a hint and wait until it is shown."""
+        if not self.at_mid_trick(cards_on_table=2):
+            return False
+        self.scene.hint()
+        reached = self.run_until(lambda: self.session.hint is not None, act=False)
+        self.run_until(lambda: False, max_frames=10, act=False)
+        return reached
+
+    def at_match_over(self) -> bool:
+        """Play hands to the end of the match, its result on screen."""
+        for _ in range(60):
+            if self.run_until(
+                lambda: self.match_over() or isinstance(self.app.stack.top, HandSummary)
+            ):
+                if self.match_over():
+                    self.run_until(lambda: False, max_frames=10, act=False)
+                    return True
+                self.next_hand()
+        return False
 
     def next_hand(self) -> None:
         """Close a hand summary on screen and deal the next hand."""
