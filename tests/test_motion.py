@@ -275,11 +275,13 @@ def test_the_trick_cards_end_their_sweep_at_the_winners_pile(drivers: MakeDriver
 # -- the "+N" labels (item 8) -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", [(1280, 720), (1024, 1280)])
+@pytest.mark.parametrize(
+    ("size", "speed"), [((1280, 720), "fast"), ((1024, 1280), "fast"), ((800, 600), "instant")]
+)
 def test_point_labels_stay_off_the_bar_combine_and_end_with_the_hand(
-    drivers: MakeDriver, size: tuple[int, int]
+    drivers: MakeDriver, size: tuple[int, int], speed: str
 ) -> None:
-    driver = start(drivers, size, speed="fast")
+    driver = start(drivers, size, speed=speed)
     app = driver.app
     table = driver.table
     bar = app.layout.top_bar
