@@ -14,7 +14,7 @@ from table_driver import Driver, MakeDriver
 from core.rules import pass_sender
 from game.table.anim import Point
 from game.table.card_art import CardArt
-from game.table.layout import LIFT, Layout, compute_layout
+from game.table.layout import LIFT, Layout, compute_layout, trick_spots
 from game.table.scenes.table import TableScene
 from game.table.session import TableSession
 from game.table.table_view import DrawnCard, Key
@@ -183,6 +183,17 @@ def test_no_trick_card_covers_the_index_of_another_in_any_order(size: tuple[int,
         corner = box.move(under.topleft)
         over = card_rect(layout.trick_centres[above], layout.card_size)
         assert not over.colliderect(corner), (size, below, above)
+
+
+@pytest.mark.parametrize("room", [200, 300, 400])
+def test_a_narrow_table_stacks_the_trick_without_covering_a_card(room: int) -> None:
+    card = (92, 129)
+    spots = trick_spots((500, 500), card, room)
+    rects = [card_rect(spot, card) for spot in spots]
+    for a, b in itertools.combinations(rects, 2):
+        assert not a.colliderect(b), (room, a, b)
+    across = rects[0].unionall(rects[1:])
+    assert across.width <= max(room, 2 * card[0] + 16), (room, across)
 
 
 @pytest.mark.parametrize("size", FRAME_SIZES)
