@@ -19,6 +19,7 @@ DURATIONS = {
     "trick_hold": 0.8,
     "collect": 0.38,
     "pass": 0.55,
+    "turn": 0.2,
     "received_glow": 1.6,
     "resort": 0.25,
     "toast": 2.6,
@@ -52,6 +53,11 @@ class Motion:
     def done(self) -> bool:
         """Return whether the point has arrived."""
         return self.elapsed >= self.delay + self.duration
+
+    @property
+    def waiting(self) -> bool:
+        """Return whether the point still waits for its delay to pass (it has not moved yet)."""
+        return self.elapsed < self.delay
 
     def position(self) -> Point:
         """Return the current position."""

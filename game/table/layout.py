@@ -83,10 +83,50 @@ class Layout:
         return self.opponent_areas[seat].center
 
     def pile_position(self, seat: int) -> tuple[int, int]:
-        """Return where a trick won by ``seat`` is swept to (just off its side of the table)."""
-        x, y = self.seat_anchor(seat)
-        cx, cy = self.centre
-        return (round(cx + (x - cx) * 1.15), round(cy + (y - cy) * 1.15))
+        """Return where a trick won by ``seat`` is swept to: beside its name plate.
+
+        The pile (a card's size) lies on the table side of the plate, inside the window, below
+        the top bar and off the seat's own cards.
+        """
+        plate = self.name_plates[seat]
+        gap = self.px(8)
+        pile = Rect(0, 0, *self.card_size)
+        if seat == 0:  # the plate is left of the hand: above it
+            pile.midbottom = (plate.centerx, plate.top - gap)
+        elif seat == 1:  # the plate is under West's cards: to its right
+            pile.bottomleft = (plate.right + gap, plate.bottom)
+        elif seat == 3:  # the plate is under East's cards: to its left
+            pile.bottomright = (plate.left - gap, plate.bottom)
+        elif plate.left >= self.opponent_areas[2].right:  # beside North's cards: below it
+            pile.midtop = (plate.centerx, plate.bottom + gap)
+        else:  # under North's cards: to its right
+            pile.topleft = (plate.right + gap, plate.top)
+        felt = Rect(0, self.top_bar.bottom, self.width, self.height - self.top_bar.bottom)
+        return pile.clamp(felt).center
+
+
+def trick_spots(
+    centre: tuple[int, int], card: tuple[int, int], room_width: int
+) -> tuple[tuple[int, int], ...]:
+    """Return the centres of the four seats' trick cards, none covering another.
+
+    Every card shows its corner index whatever the order of play: West and East lie beside
+    North over South when three cards fit across ``room_width``; else North above and South
+    below West beside East.
+    """
+    width, height = card
+    gap = max(2, round(width * 0.08))
+    dx: float = width + gap
+    dy: float = (height + gap) / 2
+    if 3 * width + 2 * gap > room_width:
+        dx, dy = (width + gap) / 2, height + gap
+    cx, cy = centre
+    return (
+        (cx, round(cy + dy)),
+        (round(cx - dx), cy),
+        (cx, round(cy - dy)),
+        (round(cx + dx), cy),
+    )
 
 
 def compute_layout(width: int, height: int) -> Layout:
@@ -133,10 +173,8 @@ def compute_layout(width: int, height: int) -> Layout:
     table_top = top.bottom
     table_bottom = hand_area.top - lift
     centre = (width // 2, (table_top + table_bottom) // 2)
-    dx = round(card[0] * 0.78)
-    dy = round(card[1] * 0.36)
     cx, cy = centre
-    trick_centres = ((cx, cy + dy), (cx - dx, cy), (cx, cy - dy), (cx + dx, cy))
+    trick_centres = trick_spots(centre, card, right.left - left.right - 2 * margin)
 
     message_area = Rect(0, 0, min(width - 2 * margin, px(760)), px(34))
     message_area.midbottom = (width // 2, table_bottom - px(6))

@@ -36,6 +36,8 @@ class DrawnCard:
     small: bool
     rotated: bool
     glow: bool = False
+    #: The share of its width the card shows (below 1 while it turns over).
+    squeeze: float = 1.0
 
 
 @dataclass
@@ -54,6 +56,7 @@ class Shown:
     hearts_broken: bool = False
     passing: bool = False
     received: set[int] = field(default_factory=set)
+    arriving: set[int] = field(default_factory=set)  # received cards not yet turned face up
     last_trick: tuple[tuple[int, int], ...] = ()
     last_winner: int | None = None
 
@@ -125,6 +128,7 @@ class TableView:
         shown.hearts_broken = controller.hearts_broken
         shown.passing = False
         shown.received.clear()
+        shown.arriving.clear()
         last = controller.last_trick
         shown.last_trick = (
             () if last is None else tuple((last.seat_of(i), c) for i, c in enumerate(last.cards))
@@ -170,6 +174,7 @@ class TableView:
             shown.taken = [0, 0, 0, 0]
             shown.hearts_broken = False
             shown.received.clear()
+            shown.arriving.clear()
             shown.last_trick = ()
             shown.last_winner = None
             shown.passing = event.direction != "hold"
@@ -178,9 +183,9 @@ class TableView:
             order = 0
             for index in range(13):
                 for seat in range(4):
+                    order += 1  # even the first card waits a moment in the deck, face down
                     key = self._hand_key(seat, index, hand)
                     self._glides[key] = (deal_seconds * 0.5, order * stagger, self.layout.centre)
-                    order += 1
             self.on_cue("deal", event.hand_number)
 
         self.timeline.add(Beat(deal_seconds + 52 * duration("deal_stagger", self.speed), start))
@@ -191,18 +196,32 @@ class TableView:
         return ("back", seat, index)
 
     def _queue_exchange(self, event: ev.PassesExchanged) -> None:
+        """Show the exchange once: every pass travels to its receiver in one move.
+
+        The person's passed cards leave face up; the cards the person receives travel face down
+        from the passer to their places in the hand and turn face up there; the bots' cards stay
+        face down throughout.
+        """
         seconds = duration("pass", self.speed)
         me = self.face_up_seat
-        received = event.passes[pass_sender(me, event.direction)]
+        sender = pass_sender(me, event.direction)
+        received = event.passes[sender]
 
         def send() -> None:
             shown = self.shown
             shown.passing = False
             passed = set(event.passes[me])
-            shown.hand = [card for card in shown.hand if card not in passed]
+            kept = [card for card in shown.hand if card not in passed]
+            shown.hand = cards_of(mask_of([*kept, *received]))
+            shown.arriving = set(received)
+            origin = self.layout.seat_anchor(sender)
+            for card in received:
+                self._glides[("card", card)] = (seconds, 0.0, origin)
             for seat in range(4):
                 if seat != me:
                     shown.counts[seat] -= 3
+                if seat == sender:
+                    continue
                 to = pass_receiver(seat, event.direction)
                 for index, card in enumerate(event.passes[seat]):
                     key: Key = ("pass", seat, index)
@@ -211,21 +230,29 @@ class TableView:
                     self._glides[key] = (seconds, 0.0, self.layout.seat_anchor(seat))
             self.on_cue("pass", event.direction)
 
-        def receive() -> None:
+        def land() -> None:
             shown = self.shown
             shown.flying.clear()
             for seat in range(4):
                 if seat != me:
                     shown.counts[seat] += 3
-            shown.hand = cards_of(mask_of([*shown.hand, *received]))
+
+        def turned() -> None:
+            shown = self.shown
+            shown.arriving.clear()
             shown.received = set(received)
             self._glow_left = duration("received_glow", self.speed) or 0.8
-            sender = self.layout.seat_anchor(pass_sender(me, event.direction))
-            for card in received:
-                self._glides[("card", card)] = (seconds, 0.0, sender)
 
         self.timeline.add(Beat(seconds, send, name="pass"))
-        self.timeline.add(Beat(seconds, receive, name="receive"))
+        self.timeline.add(Beat(duration("turn", self.speed), land, name="turn"))
+        self.timeline.add(Beat(0.0, turned))
+
+    def _turn_progress(self) -> float:
+        """Return how far the received cards have turned over (0 face down, 1 face up)."""
+        beat = self.timeline.current
+        if beat is None or beat.name != "turn" or not beat.started:
+            return 0.0
+        return 1.0 if beat.seconds <= 0 else min(1.0, beat.elapsed / beat.seconds)
 
     def _queue_play(self, event: ev.CardPlayed) -> None:
         seconds = duration("play", self.speed)
@@ -339,6 +366,7 @@ class TableView:
             wanted.append((key, face, layout.seat_anchor(to), face is None, False, False))
         drawn: list[DrawnCard] = []
         live: set[Key] = set()
+        turn = self._turn_progress()
         for key, face, target, small, rotated, glow in wanted:
             live.add(key)
             motion = self._motions.get(key)
@@ -349,9 +377,24 @@ class TableView:
                 if origin is None:
                     motion.snap(target)
             motion.retarget(target, seconds, delay)
-            drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow))
+            squeeze = 1.0
+            if motion.waiting:
+                face = None  # a card waiting in the deck to be dealt shows its back
+            elif face is not None and face in shown.arriving:
+                face, squeeze = _turning(face, turn)
+            drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow, squeeze))
         for key in list(self._motions):
             if key not in live:
                 del self._motions[key]
         self._glides = {key: value for key, value in self._glides.items() if key not in live}
         return drawn
+
+
+def _turning(card: int, progress: float) -> tuple[int | None, float]:
+    """Return the face (None for the back) and width share of a card turning over.
+
+    The back narrows to an edge in the first half, then the face widens from it.
+    """
+    if progress < 0.5:
+        return None, 1.0 - 2 * progress
+    return card, 2 * progress - 1.0

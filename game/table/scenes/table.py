@@ -135,6 +135,7 @@ class TableScene(Scene):
         if name == "deal":
             sounds.play("deal")
             self.selected.clear()
+            self.gains.clear()
             self.rushing = False
             self.view.speed = self.app.settings.speed
         elif name == "pass":
@@ -149,7 +150,7 @@ class TableScene(Scene):
         elif name == "collect":
             sounds.play("sweep")
         elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
-            self.gains.append(Gain(value.seat, value.points, GAIN_SECONDS))
+            self._add_gain(value.seat, value.points)
             if QUEEN_OF_SPADES in value.cards:
                 taker = self.seat_name(value.seat)
                 self.say(f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
@@ -158,6 +159,14 @@ class TableScene(Scene):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
             self._count_match(value)
+
+    def _add_gain(self, seat: int, points: int) -> None:
+        """Show points just taken over a seat's plate, added to a label still showing there."""
+        for index, gain in enumerate(self.gains):
+            if gain.seat == seat:
+                self.gains[index] = Gain(seat, gain.points + points, GAIN_SECONDS)
+                return
+        self.gains.append(Gain(seat, points, GAIN_SECONDS))
 
     def say(self, text: str) -> None:
         """Show a short message above the person's hand."""
@@ -293,6 +302,7 @@ class TableScene(Scene):
         return ev.HandScored(score.points, controller.totals, score.moon_shooter)
 
     def _hand_over(self, event: ev.HandScored) -> None:
+        self.gains.clear()  # the summary shows the points; no label outlives the hand
         number = self.view.shown.hand_number
         if self.session.person_plays and number not in self.counted_hands:
             self.counted_hands.add(number)
@@ -644,22 +654,41 @@ class TableScene(Scene):
             )
 
     def _draw_gains(self, surface: pygame.Surface) -> None:
+        for image, rect in self._gain_labels():
+            surface.blit(image, rect)
+
+    def _gain_labels(self) -> list[tuple[pygame.Surface, pygame.Rect]]:
+        """Return each "+N" label and where it is drawn this frame.
+
+        A label rises from the top of its seat's plate, or sinks from its bottom when rising
+        would reach the top bar; it always stays on the table, below the bar.
+        """
         layout = self.app.layout
+        gap = layout.px(4)
+        travel = layout.px(36)
+        felt = pygame.Rect(0, layout.top_bar.bottom, layout.width, layout.height)
+        felt.height -= felt.top
+        labels = []
         for gain in self.gains:
             plate = layout.name_plates[gain.seat]
             progress = 1 - gain.left / GAIN_SECONDS
-            rise = round(layout.px(36) * progress)
             text = f"+{gain.points}" if gain.points > 0 else str(gain.points)
             colour = theme.DANGER if gain.points > 0 else theme.GOOD
             image = render_text(text, layout.px(24), colour, True).copy()
             image.set_alpha(round(255 * min(1.0, 2.5 * (1 - progress))))
-            surface.blit(image, image.get_rect(midbottom=(plate.centerx, plate.top - rise)))
+            rect = image.get_rect()
+            if plate.top - gap - travel - rect.height >= felt.top:
+                rect.midbottom = (plate.centerx, plate.top - gap - round(travel * progress))
+            else:
+                rect.midtop = (plate.centerx, plate.bottom + gap + round(travel * progress))
+            labels.append((image, rect.clamp(felt)))
+        return labels
 
     def _draw_centre(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
         session = self.session
         beat = self.view.timeline.current
-        exchanging = beat is not None and beat.name in ("pass", "receive")
+        exchanging = beat is not None and beat.name in ("pass", "turn")
         if not exchanging and (session.phase != "pass" or not self.view.idle):
             return
         direction = self.view.shown.direction
@@ -690,8 +719,10 @@ class TableScene(Scene):
             image = art.back() if drawn.card is None else art.face(drawn.card)
             if drawn.rotated:
                 image = self._rotated_image(art, "back")
-            rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
             shadow = self._rotated_image(art, "shadow") if drawn.rotated else art.shadow()
+            if drawn.squeeze < 1.0:
+                image, shadow = _squeezed(image, drawn.squeeze), _squeezed(shadow, drawn.squeeze)
+            rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
             offset = max(1, rect.width // 30)
             surface.blit(
                 shadow, shadow.get_rect(center=(rect.centerx + offset, rect.centery + 2 * offset))
@@ -777,6 +808,12 @@ def moon_outcome(event: ev.HandScored) -> str:
     if len(others) == 1:
         return f"Everyone else takes {others.pop()} points"
     return "The others take the points"
+
+
+def _squeezed(image: pygame.Surface, share: float) -> pygame.Surface:
+    """Return ``image`` narrowed to ``share`` of its width (a card seen turning over)."""
+    width, height = image.get_size()
+    return pygame.transform.smoothscale(image, (max(1, round(width * share)), height))
 
 
 def _pretty(label: str) -> str:
