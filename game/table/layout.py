@@ -164,6 +164,9 @@ def compute_layout(width: int, height: int) -> Layout:
 
     message_area = Rect(0, 0, min(width - 2 * margin, px(760)), px(34))
     message_area.midbottom = (width // 2, table_bottom - px(6))
+    if message_area.collidelist([plates[1], plates[3]]) >= 0:  # keep it between the side plates
+        message_area.width = plates[3].left - plates[1].right - 2 * margin
+        message_area.centerx = width // 2
     action_button = Rect(0, 0, px(200), px(44))
     action_button.center = (cx, cy)
     return Layout(

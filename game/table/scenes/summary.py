@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pygame
@@ -11,6 +12,7 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
+from game.table.watch import WATCH_PAUSE_S
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
 #: The summary's width, and its parts down and across, at the base size.
@@ -54,7 +56,21 @@ class HandSummary(Scene):
         self.event = event
         self.taken = point_cards_taken(table)
         last = table.session.phase == "match_over"
-        self.button = Button("See the result" if last else "Next hand", self.go_on, primary=True)
+        self.label = "See the result" if last else "Next hand"
+        self.button = Button(self.label, self.go_on, primary=True)
+        #: While watching, seconds until the summary goes on by itself (None: it waits).
+        self.auto_left = None if table.session.person_plays else WATCH_PAUSE_S
+
+    def update(self, dt: float) -> None:
+        """While watching, count down and go on by itself."""
+        if self.auto_left is None:
+            return
+        self.auto_left -= dt
+        if self.auto_left <= 0:
+            self.auto_left = None
+            self.go_on()
+        else:
+            self.button.label = f"{self.label} ({math.ceil(self.auto_left)})"
 
     def go_on(self) -> None:
         """Close the summary and deal the next hand (or show the match result)."""

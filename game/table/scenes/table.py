@@ -23,6 +23,7 @@ from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
 from game.table.table_view import DrawnCard, TableView
+from game.table.watch import shown_hand
 from game.table.widgets import Button, draw_panel, draw_text
 
 if TYPE_CHECKING:
@@ -80,11 +81,15 @@ class TableScene(Scene):
         #: Whose turn the header says; it follows the match when the table has caught up.
         self.turn = ""
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
+        #: While watching, whether the bots' hands are shown face up.
+        self.show_all_hands = False
+        self.hint_button = Button("Hint", self.hint)
+        self.hands_button = Button("Show hands", self.toggle_hands)
         self.buttons = [
             Button("Menu", self.open_menu),
             Button("Undo", self.undo),
             Button("Redo", self.redo),
-            Button("Hint", self.hint),
+            self.hint_button if session.person_plays else self.hands_button,
             Button("Scores", self.open_scores),
             Button("Last trick", self.open_last_trick),
         ]
@@ -101,6 +106,8 @@ class TableScene(Scene):
                 self.counted_hands.add(session.controller.hand_number)
         else:
             self.view.show(session.take_events(), session.controller)
+        if not session.person_plays:
+            app.toast("Watching the bots: press F or “Show hands” to see every hand face up")
 
     # -- the look -------------------------------------------------------------------------
 
@@ -248,6 +255,22 @@ class TableScene(Scene):
         else:
             self.say("There is nothing for you to decide now")
 
+    def toggle_hands(self) -> None:
+        """Show or hide the bots' hands face up; only while watching, never when a person plays."""
+        if self.session.person_plays:
+            self.say("The other hands stay hidden while you play")
+            return
+        self.show_all_hands = not self.show_all_hands
+        self.hands_button.label = "Hide hands" if self.show_all_hands else "Show hands"
+
+    def _watched_faces(self) -> dict[int, list[int]]:
+        """Return the bots' hands to draw face up, seat by seat (only while watching, if asked)."""
+        if self.session.person_plays or not self.show_all_hands:
+            return {}
+        controller, shown = self.session.controller, self.view.shown
+        hands = {seat: shown_hand(controller, shown, seat) for seat in (1, 2, 3)}
+        return {seat: cards for seat, cards in hands.items() if cards is not None}
+
     def play_hint(self) -> None:
         """Play the hint's move (asking for one first if needed)."""
         hint = self.session.hint
@@ -389,6 +412,8 @@ class TableScene(Scene):
             self.hint()
         elif key == pygame.K_s:
             self.open_scores()
+        elif key == pygame.K_f and not self.session.person_plays:
+            self.toggle_hands()
         elif key == pygame.K_l:
             self.open_last_trick()
         elif key == pygame.K_m:
@@ -595,7 +620,7 @@ class TableScene(Scene):
         draw_panel(surface, bar, (6, 22, 15, 200), (6, 22, 15), radius=0, width=0)
         self.buttons[1].enabled = self.session.can_undo
         self.buttons[2].enabled = self.session.controller.can_redo
-        self.buttons[3].enabled = self.session.person_must_pass or self.session.person_must_play
+        self.hint_button.enabled = self.session.person_must_pass or self.session.person_must_play
         for button in self.buttons:
             button.draw(surface)
         left = bar.left + layout.px(14)
@@ -682,13 +707,18 @@ class TableScene(Scene):
         dim_illegal = session.person_must_play and self.view.idle
         hand = set(self.view.shown.hand)
         hint_cards = set(action_cards(session.hint.action)) if session.hint else set()
+        faces = self._watched_faces()
         for drawn in self.view.cards(self._lifted()):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
-            if drawn.rotated:
+            face = _watched_face(drawn, faces)
+            if face is not None:
+                image = art.face(face)
+            elif drawn.rotated:
                 image = self._rotated_image(art, "back")
             rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
-            shadow = self._rotated_image(art, "shadow") if drawn.rotated else art.shadow()
+            rotated = drawn.rotated and face is None
+            shadow = self._rotated_image(art, "shadow") if rotated else art.shadow()
             offset = max(1, rect.width // 30)
             surface.blit(
                 shadow, shadow.get_rect(center=(rect.centerx + offset, rect.centery + 2 * offset))
@@ -741,6 +771,17 @@ class TableScene(Scene):
         if self.show_analysis:
             passing = self.session.phase == "pass"
             draw_hint_panel(surface, self.app.layout, self.session.hint, passing)
+
+
+def _watched_face(drawn: DrawnCard, faces: dict[int, list[int]]) -> int | None:
+    """Return the card a bot's face-down card shows while watching with hands face up."""
+    if drawn.card is not None or drawn.key[0] != "back":
+        return None
+    seat, index = drawn.key[1], drawn.key[2]
+    cards = faces.get(seat) if isinstance(seat, int) else None
+    if cards is None or not isinstance(index, int) or index >= len(cards):
+        return None
+    return cards[index]
 
 
 def pass_words(direction: str) -> str:
