@@ -1,8 +1,10 @@
 """Where everything sits on the table, computed from the window size alone.
 
-Positions are designed on a 1280×720 table and scaled by the window's smaller ratio, so the
-table keeps its proportions from a small window to a 4K screen; wider or taller windows get
-the extra room around the centre. Seats go clockwise from the person at the bottom: seat 1 on
+Positions are designed on a 1280×720 table and scaled with the window, so the table keeps its
+proportions from a small window to a 4K screen. The scale follows both dimensions: a window
+with room to spare one way (a tall window, 800×600) grows everything until the other way is
+full, and the rest of the room goes around the centre. Text never gets smaller than
+``MIN_TEXT_PX``. Seats go clockwise from the person at the bottom: seat 1 on
 the left, seat 2 at the top, seat 3 on the right (passing left gives to seat 1).
 """
 
@@ -18,6 +20,12 @@ CARD_ASPECT = 1.4
 #: The person's card width and the bots' card width at the base size.
 BASE_CARD_WIDTH = 92
 BASE_SMALL_CARD_WIDTH = 58
+#: The smallest window the design fits at scale 1: the hand between the name plates and the
+#: top bar's header and buttons across; the seats, the trick and the lifted hand down.
+FIT_WIDTH = 1000
+FIT_HEIGHT = 620
+#: The smallest text the table draws, in pixels: still readable on any screen.
+MIN_TEXT_PX = 13
 #: How far a hovered or selected card rises, as a share of its height.
 LIFT = 0.22
 
@@ -48,6 +56,10 @@ class Layout:
     def px(self, logical: float) -> int:
         """Return a length given at the base size in pixels for this window (at least 1)."""
         return max(1, round(logical * self.scale))
+
+    def text(self, logical: float) -> int:
+        """Return a text size given at the base size in pixels for this window, kept readable."""
+        return max(MIN_TEXT_PX, self.px(logical))
 
     def hand_positions(self, count: int) -> list[tuple[int, int]]:
         """Return the centres of the person's ``count`` cards, spread and centred."""
@@ -129,10 +141,22 @@ def trick_spots(
     )
 
 
+def table_scale(width: int, height: int) -> float:
+    """Return the scale of the base design for a window of this size.
+
+    A window of the base shape scales by its size (1920×1080 by 1.5). A window with room to
+    spare one way scales by the other way's room, up to the design's fitting size
+    (``FIT_WIDTH`` × ``FIT_HEIGHT``), but never beyond its larger ratio to the base size.
+    """
+    ratios = (width / BASE_WIDTH, height / BASE_HEIGHT)
+    roomy = min(width / FIT_WIDTH, height / FIT_HEIGHT, max(ratios))
+    return max(min(ratios), roomy)
+
+
 def compute_layout(width: int, height: int) -> Layout:
     """Return the layout of a window of this size (at least 1×1)."""
     width, height = max(1, width), max(1, height)
-    scale = min(width / BASE_WIDTH, height / BASE_HEIGHT)
+    scale = table_scale(width, height)
 
     def px(value: float) -> int:
         return max(1, round(value * scale))
@@ -142,10 +166,10 @@ def compute_layout(width: int, height: int) -> Layout:
     small_w = px(BASE_SMALL_CARD_WIDTH)
     small = (small_w, round(small_w * CARD_ASPECT))
     margin = px(14)
-    top_bar = Rect(0, 0, width, px(44))
+    top_bar = Rect(0, 0, width, max(px(44), round(MIN_TEXT_PX * 3)))
 
     lift = round(card[1] * LIFT)
-    plate_w, plate_h = px(200), px(30)
+    plate_w, plate_h = px(200), max(px(30), round(MIN_TEXT_PX * 1.8))
     gap = px(6)
     hand_w = min(width - 2 * margin - 2 * (plate_w + margin), px(1000))
     hand_area = Rect(0, 0, max(card_w, hand_w), card[1])
@@ -178,6 +202,9 @@ def compute_layout(width: int, height: int) -> Layout:
 
     message_area = Rect(0, 0, min(width - 2 * margin, px(760)), px(34))
     message_area.midbottom = (width // 2, table_bottom - px(6))
+    if message_area.collidelist([plates[1], plates[3]]) >= 0:  # keep it between the side plates
+        message_area.width = plates[3].left - plates[1].right - 2 * margin
+        message_area.centerx = width // 2
     action_button = Rect(0, 0, px(200), px(44))
     action_button.center = (cx, cy)
     return Layout(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import pygame
@@ -9,8 +10,20 @@ import pygame
 from core import events as ev
 from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
+from game.table.card_art import CardArt
 from game.table.scene import Scene, register
+from game.table.watch import WATCH_PAUSE_S
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
+
+#: The summary's width, and its parts down and across, at the base size.
+PANEL_WIDTH = 960
+ROWS_TOP = 96
+ROW_GAP = 12
+BUTTON_ROOM = 76
+NAMES_WIDTH = 210
+NUMBERS_WIDTH = 180
+#: The narrowest point cards drawn when the window is very low.
+MIN_CARD_WIDTH = 24
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -43,7 +56,21 @@ class HandSummary(Scene):
         self.event = event
         self.taken = point_cards_taken(table)
         last = table.session.phase == "match_over"
-        self.button = Button("See the result" if last else "Next hand", self.go_on, primary=True)
+        self.label = "See the result" if last else "Next hand"
+        self.button = Button(self.label, self.go_on, primary=True)
+        #: While watching, seconds until the summary goes on by itself (None: it waits).
+        self.auto_left = None if table.session.person_plays else WATCH_PAUSE_S
+
+    def update(self, dt: float) -> None:
+        """While watching, count down and go on by itself."""
+        if self.auto_left is None:
+            return
+        self.auto_left -= dt
+        if self.auto_left <= 0:
+            self.auto_left = None
+            self.go_on()
+        else:
+            self.button.label = f"{self.label} ({math.ceil(self.auto_left)})"
 
     def go_on(self) -> None:
         """Close the summary and deal the next hand (or show the match result)."""
@@ -61,38 +88,80 @@ class HandSummary(Scene):
             self.button.handle(event)
 
     def panel(self) -> pygame.Rect:
-        """Return the summary's panel."""
+        """Return the summary's panel: wide enough for a fan of 15 cards, tall for 4 rows."""
         layout = self.app.layout
-        return centred_rect(layout.size, layout.px(860), layout.px(440), layout.px(20))
+        card_h = self.table.art(small=True).size[1]
+        rows = 4 * (card_h + layout.px(ROW_GAP))
+        height = layout.px(ROWS_TOP) + rows + layout.px(BUTTON_ROOM)
+        return centred_rect(layout.size, layout.px(PANEL_WIDTH), height, layout.px(20))
+
+    def _rows(self, rect: pygame.Rect) -> tuple[int, int]:
+        """Return the top of the first row and the height of a row in the panel."""
+        layout = self.app.layout
+        top = rect.top + layout.px(ROWS_TOP)
+        bottom = rect.bottom - layout.px(BUTTON_ROOM)
+        return top, max(1, (bottom - top) // 4)
+
+    def _card_art(self, row_h: int) -> CardArt:
+        """Return the small cards' art, made smaller if a row is too low for them."""
+        art = self.table.art(small=True)
+        fitting = int((row_h - self.app.layout.px(ROW_GAP)) / (art.size[1] / art.size[0]))
+        if fitting >= art.size[0]:
+            return art
+        return self.app.art.get(max(MIN_CARD_WIDTH, fitting), art.style)
+
+    def card_spots(self) -> list[tuple[int, pygame.Rect]]:
+        """Return each point card drawn and where, seat by seat, left to right."""
+        layout = self.app.layout
+        rect = self.panel()
+        top, row_h = self._rows(rect)
+        art = self._card_art(row_h)
+        width, height = art.size
+        left = rect.left + layout.px(NAMES_WIDTH)
+        span = rect.right - layout.px(NUMBERS_WIDTH) - left
+        spots: list[tuple[int, pygame.Rect]] = []
+        for seat, cards in enumerate(self.taken):
+            step = min(width * 0.62, (span - width) / max(1, len(cards) - 1))
+            cy = top + seat * row_h + row_h // 2
+            for index, card in enumerate(cards):
+                spot = pygame.Rect(0, 0, width, height)
+                spot.midleft = (round(left + index * step), cy)
+                spots.append((card, spot))
+        return spots
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the summary panel over the shaded table."""
         layout = self.app.layout
         rect = self.panel()
         event = self.event
-        number = self.table.view.shown.hand_number
-        title = f"Hand {number} is over"
+        title = f"Hand {self.table.view.shown.hand_number} is over"
         if event.moon_shooter is not None:
             title = f"{self.table.seat_name(event.moon_shooter)} shot the moon!"
-        draw_dialog(surface, rect, title, layout.px(30), layout.px(38))
-        art = self.table.art(small=True)
-        row_h = layout.px(72)
-        top = rect.top + layout.px(80)
+        draw_dialog(surface, rect, title, layout.text(30), layout.px(38))
+        top, row_h = self._rows(rect)
+        art = self._card_art(row_h)
+        for card, spot in self.card_spots():
+            surface.blit(art.face(card), spot)
+        self._draw_numbers(surface, rect, top, row_h)
+        self.button.rect = pygame.Rect(0, 0, layout.px(220), layout.px(46))
+        self.button.rect.midbottom = (rect.centerx, rect.bottom - layout.px(16))
+        self.button.draw(surface)
+
+    def _draw_numbers(
+        self, surface: pygame.Surface, rect: pygame.Rect, top: int, row_h: int
+    ) -> None:
+        """Draw each seat's name, its points this hand and its total, with the columns' heads."""
+        layout = self.app.layout
+        event = self.event
         name_x = rect.left + layout.px(24)
-        cards_x = rect.left + layout.px(220)
-        points_x = rect.right - layout.px(140)
-        total_x = rect.right - layout.px(30)
-        px = layout.px(18)
-        draw_text(
-            surface,
-            "points",
-            layout.px(14),
-            theme.TEXT_DIM,
-            midright=(points_x + layout.px(40), top - layout.px(12)),
-        )
-        draw_text(
-            surface, "total", layout.px(14), theme.TEXT_DIM, midright=(total_x, top - layout.px(12))
-        )
+        cards_x = rect.left + layout.px(NAMES_WIDTH)
+        points_x = rect.right - layout.px(90)
+        total_x = rect.right - layout.px(24)
+        px = layout.text(18)
+        head_y = top - layout.px(10)
+        small = layout.text(14)
+        draw_text(surface, "points", small, theme.TEXT_DIM, midright=(points_x, head_y))
+        draw_text(surface, "total", small, theme.TEXT_DIM, midright=(total_x, head_y))
         low = min(event.totals)
         for seat in range(4):
             cy = top + seat * row_h + row_h // 2
@@ -106,18 +175,8 @@ class HandSummary(Scene):
                 midleft=(name_x, cy),
                 max_width=cards_x - name_x - layout.px(10),
             )
-            cards = self.taken[seat]
-            span = points_x - cards_x - layout.px(30)
-            step = min(art.size[0] * 0.45, span / max(1, len(cards)))
-            for index, card in enumerate(cards):
-                face = art.face(card)
-                face_rect = face.get_rect(midleft=(round(cards_x + index * step), cy))
-                face_rect.height = min(face_rect.height, row_h - 4)
-                surface.blit(face, face_rect.topleft, pygame.Rect(0, 0, face_rect.width, row_h - 6))
-            if not cards:
-                draw_text(
-                    surface, "no points", layout.px(15), theme.TEXT_DIM, midleft=(cards_x, cy)
-                )
+            if not self.taken[seat]:
+                draw_text(surface, "no points", small, theme.TEXT_DIM, midleft=(cards_x, cy))
             points = event.points[seat]
             draw_text(
                 surface,
@@ -125,14 +184,10 @@ class HandSummary(Scene):
                 px,
                 theme.DANGER if points > 0 else theme.GOOD if points < 0 else theme.TEXT,
                 bold=True,
-                midright=(points_x + layout.px(40), cy),
+                midright=(points_x, cy),
             )
-            draw_text(
-                surface, str(event.totals[seat]), px, theme.TEXT, bold=True, midright=(total_x, cy)
-            )
-        self.button.rect = pygame.Rect(0, 0, layout.px(220), layout.px(46))
-        self.button.rect.midbottom = (rect.centerx, rect.bottom - layout.px(16))
-        self.button.draw(surface)
+            total = str(event.totals[seat])
+            draw_text(surface, total, px, theme.TEXT, bold=True, midright=(total_x, cy))
 
 
 class MatchOverScene(Scene):
@@ -177,7 +232,7 @@ class MatchOverScene(Scene):
         rect = centred_rect(layout.size, layout.px(620), layout.px(400), layout.px(20))
         you_won = winner == 0 and self.table.session.person_plays
         title = "You win the match!" if you_won else f"{self.table.seat_name(winner or 0)} wins"
-        draw_dialog(surface, rect, title, layout.px(34), layout.px(44), theme.ACCENT)
+        draw_dialog(surface, rect, title, layout.text(34), layout.px(44), theme.ACCENT)
         order = sorted(range(4), key=lambda seat: totals[seat])
         for place, seat in enumerate(order):
             y = rect.top + layout.px(110) + place * layout.px(44)
@@ -186,7 +241,7 @@ class MatchOverScene(Scene):
             draw_text(
                 surface,
                 f"{place + 1}.  {self.table.seat_name(seat)}",
-                layout.px(20),
+                layout.text(20),
                 colour,
                 bold=strong,
                 midleft=(rect.left + layout.px(40), y),
@@ -194,7 +249,7 @@ class MatchOverScene(Scene):
             draw_text(
                 surface,
                 str(totals[seat]),
-                layout.px(20),
+                layout.text(20),
                 colour,
                 bold=strong,
                 midright=(rect.right - layout.px(40), y),

@@ -14,16 +14,17 @@ from typing import TYPE_CHECKING
 import pygame
 
 from core import events as ev
-from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label, card_text, parse_card
+from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label
 from core.controller import Result
-from core.errors import HeartsError
 from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
+from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
 from game.table.table_view import DrawnCard, TableView
+from game.table.watch import shown_hand
 from game.table.widgets import Button, draw_panel, draw_text
 
 if TYPE_CHECKING:
@@ -38,6 +39,9 @@ AUTO_PLAY_DELAY = 0.35
 WARM_BUDGET_S = 0.004
 #: How long a "+N points" rises over a name plate after a trick is taken.
 GAIN_SECONDS = 1.4
+#: The ring around the card the keyboard is on, and its dark outer edge.
+FOCUS_RING = theme.ACCENT
+FOCUS_EDGE = (20, 20, 20)
 
 
 @dataclass
@@ -65,6 +69,8 @@ class TableScene(Scene):
         self.selected: list[int] = []
         self.hover: int | None = None
         self.focus = 0
+        #: Whether the person moves over the hand with the keys (the focused card is shown).
+        self.keyboard_focus = False
         self.message: tuple[str, float] | None = None
         self.show_analysis = False
         self.play_hint_when_ready = False
@@ -73,12 +79,18 @@ class TableScene(Scene):
         self.counted_hands: set[int] = set()
         self.gains: list[Gain] = []
         self.clock = 0.0
+        #: Whose turn the header says; it follows the match when the table has caught up.
+        self.turn = ""
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
+        #: While watching, whether the bots' hands are shown face up.
+        self.show_all_hands = False
+        self.hint_button = Button("Hint", self.hint)
+        self.hands_button = Button("Show hands", self.toggle_hands)
         self.buttons = [
             Button("Menu", self.open_menu),
             Button("Undo", self.undo),
             Button("Redo", self.redo),
-            Button("Hint", self.hint),
+            self.hint_button if session.person_plays else self.hands_button,
             Button("Scores", self.open_scores),
             Button("Last trick", self.open_last_trick),
         ]
@@ -95,6 +107,8 @@ class TableScene(Scene):
                 self.counted_hands.add(session.controller.hand_number)
         else:
             self.view.show(session.take_events(), session.controller)
+        if not session.person_plays:
+            app.toast("Watching the bots: press F or “Show hands” to see every hand face up")
 
     # -- the look -------------------------------------------------------------------------
 
@@ -248,10 +262,24 @@ class TableScene(Scene):
         """Ask the strongest bot what it would play here, with its values per card."""
         if self.session.request_hint():
             self.show_analysis = True
-            if self.session.hint is None:
-                self.say("Thinking about a hint…")
         else:
             self.say("There is nothing for you to decide now")
+
+    def toggle_hands(self) -> None:
+        """Show or hide the bots' hands face up; only while watching, never when a person plays."""
+        if self.session.person_plays:
+            self.say("The other hands stay hidden while you play")
+            return
+        self.show_all_hands = not self.show_all_hands
+        self.hands_button.label = "Hide hands" if self.show_all_hands else "Show hands"
+
+    def _watched_faces(self) -> dict[int, list[int]]:
+        """Return the bots' hands to draw face up, seat by seat (only while watching, if asked)."""
+        if self.session.person_plays or not self.show_all_hands:
+            return {}
+        controller, shown = self.session.controller, self.view.shown
+        hands = {seat: shown_hand(controller, shown, seat) for seat in (1, 2, 3)}
+        return {seat: cards for seat, cards in hands.items() if cards is not None}
 
     def play_hint(self) -> None:
         """Play the hint's move (asking for one first if needed)."""
@@ -259,7 +287,7 @@ class TableScene(Scene):
         if hint is None:
             self.play_hint_when_ready = self.session.request_hint()
             if self.play_hint_when_ready:
-                self.say("Thinking about a hint…")
+                self.say(THINKING)
             return
         cards = action_cards(hint.action)
         if self.session.person_must_pass and len(cards) == 3:
@@ -381,7 +409,7 @@ class TableScene(Scene):
 
     def _lifted(self) -> set[int]:
         lifted = set(self.selected)
-        hover = self.hover
+        hover = self._focus_card() if self.keyboard_focus else self.hover
         if (
             hover is not None
             and self._ready_for_person()
@@ -396,6 +424,7 @@ class TableScene(Scene):
             for button in [*self.buttons, self.pass_button]:
                 button.handle(event)
             self.hover = self.card_at(event.pos)
+            self.keyboard_focus = False
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self._click(event.pos, event)
         elif event.type == pygame.KEYDOWN:
@@ -429,6 +458,8 @@ class TableScene(Scene):
             self.hint()
         elif key == pygame.K_s:
             self.open_scores()
+        elif key == pygame.K_f and not self.session.person_plays:
+            self.toggle_hands()
         elif key == pygame.K_l:
             self.open_last_trick()
         elif key == pygame.K_m:
@@ -469,6 +500,7 @@ class TableScene(Scene):
         hand = self.view.shown.hand
         if not hand:
             return
+        self.keyboard_focus = True
         self.focus = (self.focus + step) % len(hand)
         legal = self.session.legal_cards()
         if legal and not self.session.person_must_pass:
@@ -497,8 +529,11 @@ class TableScene(Scene):
         self.view.advance(dt)
         if self.message is not None:
             text, left = self.message
-            self.message = (text, left - dt) if left > dt else None
+            answered = text == THINKING and session.hint is not None
+            self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
+        if self.view.idle:
+            self.turn = self._turn_words()
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
@@ -564,7 +599,6 @@ class TableScene(Scene):
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the felt, the plates, the cards, the buttons and the messages."""
-        layout = self.app.layout
         surface.blit(theme.felt(surface.get_size()), (0, 0))
         self._draw_top_bar(surface)
         self._draw_plates(surface)
@@ -576,13 +610,19 @@ class TableScene(Scene):
             self.pass_button.draw(surface)
         self._draw_analysis(surface)
         self._draw_gains(surface)
+        if self.app.stack.top is self:  # a dialog over the table hides its notices
+            self._draw_message(surface)
+
+    def _draw_message(self, surface: pygame.Surface) -> None:
+        """Draw the short message (or the call to continue) above the person's hand."""
+        layout = self.app.layout
+        rect = layout.message_area
         if self.message is not None:
-            rect = layout.message_area
             draw_panel(surface, rect, (40, 24, 16, 225), theme.ACCENT)
             draw_text(
                 surface,
                 self.message[0],
-                layout.px(17),
+                layout.text(17),
                 theme.TEXT,
                 center=rect.center,
                 max_width=rect.width - layout.px(16),
@@ -591,35 +631,53 @@ class TableScene(Scene):
             draw_text(
                 surface,
                 "Click or press a key to continue",
-                layout.px(16),
+                layout.text(16),
                 theme.TEXT_DIM,
-                center=layout.message_area.center,
+                center=rect.center,
             )
+
+    def header(self) -> str:
+        """Return the top bar's words: the hand, then the pass or whose turn it is."""
+        shown = self.view.shown
+        words = [f"Hand {shown.hand_number}"]
+        if self.session.phase == "pass" or shown.passing:
+            words.append(pass_words(shown.direction))
+        elif self.turn:
+            words.append(self.turn)
+        if shown.hearts_broken:
+            words.append(f"{SUIT_SYMBOLS[3]} broken")
+        return " · ".join(words)
+
+    def _turn_words(self) -> str:
+        """Return whose turn it is in the play ("Your lead", "West (normal) to play"), or ""."""
+        controller = self.session.controller
+        if controller.phase != "play" or not controller.seats_to_act:
+            return ""
+        seat = controller.seats_to_act[0]
+        trick = controller.current_trick
+        leads = trick is None or not trick.cards
+        if seat == HUMAN_SEAT and self.session.person_plays:
+            return "Your lead" if leads else "Your turn"
+        return f"{self.seat_name(seat)} {'leads' if leads else 'to play'}"
 
     def _draw_top_bar(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
         bar = layout.top_bar
         draw_panel(surface, bar, (6, 22, 15, 200), (6, 22, 15), radius=0, width=0)
-        shown = self.view.shown
-        direction = shown.direction
-        text = f"Hand {shown.hand_number}"
-        text += " · no passing" if direction == "hold" else f" · pass {DIRECTION_WORDS[direction]}"
-        left = bar.left + layout.px(14)
-        rect = draw_text(surface, text, layout.px(18), theme.TEXT, midleft=(left, bar.centery))
-        if shown.hearts_broken:
-            draw_text(
-                surface,
-                f"{SUIT_SYMBOLS[3]} broken",
-                layout.px(18),
-                theme.DANGER,
-                bold=True,
-                midleft=(rect.right + layout.px(18), bar.centery),
-            )
         self.buttons[1].enabled = self.session.can_undo
         self.buttons[2].enabled = self.session.controller.can_redo
-        self.buttons[3].enabled = self.session.person_must_pass or self.session.person_must_play
+        self.hint_button.enabled = self.session.person_must_pass or self.session.person_must_play
         for button in self.buttons:
             button.draw(surface)
+        left = bar.left + layout.px(14)
+        draw_text(
+            surface,
+            self.header(),
+            layout.text(18),
+            theme.ACCENT if self._ready_for_person() else theme.TEXT,
+            midleft=(left, bar.centery),
+            max_width=self.buttons[0].rect.left - left - layout.px(10),
+        )
 
     def _draw_plates(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
@@ -633,7 +691,7 @@ class TableScene(Scene):
             name = self.seat_name(seat)
             if seat in thinking:
                 name += " " + "·" * (1 + int(self.clock * 3) % 3)
-            px = layout.px(15)
+            px = layout.text(15)
             draw_text(
                 surface,
                 name,
@@ -714,12 +772,17 @@ class TableScene(Scene):
         dim_illegal = session.person_must_play and self.view.idle
         hand = set(self.view.shown.hand)
         hint_cards = set(action_cards(session.hint.action)) if session.hint else set()
+        faces = self._watched_faces()
         for drawn in self.view.cards(self._lifted()):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
-            if drawn.rotated:
+            face = _watched_face(drawn, faces)
+            if face is not None:
+                image = art.face(face)
+            elif drawn.rotated:
                 image = self._rotated_image(art, "back")
-            shadow = self._rotated_image(art, "shadow") if drawn.rotated else art.shadow()
+            rotated = drawn.rotated and face is None
+            shadow = self._rotated_image(art, "shadow") if rotated else art.shadow()
             if drawn.squeeze < 1.0:
                 image, shadow = _squeezed(image, drawn.squeeze), _squeezed(shadow, drawn.squeeze)
             rect = image.get_rect(center=(round(drawn.centre[0]), round(drawn.centre[1])))
@@ -739,14 +802,17 @@ class TableScene(Scene):
                 surface.blit(art.outline((120, 180, 255)), rect)
             elif dim_illegal and card not in legal:
                 surface.blit(self._dim(art), rect)
-            if card == self._focus_card():
-                pygame.draw.line(
-                    surface,
-                    theme.ACCENT,
-                    (rect.left + rect.width // 4, rect.bottom + 3),
-                    (rect.right - rect.width // 4, rect.bottom + 3),
-                    max(2, rect.width // 30),
-                )
+            if self.keyboard_focus and card == self._focus_card():
+                self._draw_focus_ring(surface, rect)
+
+    def _draw_focus_ring(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Ring the card the keyboard is on, just outside its edge: gold edged with dark, so it
+        shows on cards and on the felt."""
+        thickness = max(3, rect.width // 24)
+        radius = max(4, rect.width // 12)
+        for colour, grow in ((FOCUS_EDGE, 2 * thickness), (FOCUS_RING, thickness)):
+            ring = rect.inflate(2 * grow, 2 * grow)
+            pygame.draw.rect(surface, colour, ring, thickness, border_radius=radius + grow)
 
     def _focus_card(self) -> int | None:
         hand = self.view.shown.hand
@@ -769,31 +835,9 @@ class TableScene(Scene):
         return self._derived[key]
 
     def _draw_analysis(self, surface: pygame.Surface) -> None:
-        hint = self.session.hint
-        if not self.show_analysis:
-            return
-        layout = self.app.layout
-        lines: list[tuple[str, bool]] = []
-        if hint is None:
-            lines.append(("Thinking…", False))
-        else:
-            chosen = " ".join(card_text(c) for c in action_cards(hint.action))
-            lines.append((f"Hint: {chosen}", True))
-            for label, value in sorted(hint.values.items(), key=lambda item: item[1])[:8]:
-                lines.append((f"{_pretty(label)}   {value:+.2f} pts", False))
-        px = layout.px(15)
-        line_h = round(px * 1.5)
-        rect = pygame.Rect(0, 0, layout.px(230), line_h * len(lines) + layout.px(16))
-        rect.topright = (layout.width - layout.px(12), layout.top_bar.bottom + layout.px(10))
-        if rect.left < layout.opponent_areas[2].right + layout.px(8):
-            rect.top = layout.opponent_areas[2].bottom + layout.px(40)
-        draw_panel(surface, rect, theme.PANEL, (120, 180, 255))
-        y = rect.top + layout.px(8)
-        for text, strong in lines:
-            draw_text(
-                surface, text, px, theme.TEXT, bold=strong, topleft=(rect.left + layout.px(10), y)
-            )
-            y += line_h
+        if self.show_analysis:
+            passing = self.session.phase == "pass"
+            draw_hint_panel(surface, self.app.layout, self.session.hint, passing)
 
 
 def moon_outcome(event: ev.HandScored) -> str:
@@ -816,15 +860,20 @@ def _squeezed(image: pygame.Surface, share: float) -> pygame.Surface:
     return pygame.transform.smoothscale(image, (max(1, round(width * share)), height))
 
 
-def _pretty(label: str) -> str:
-    """Return card texts with suit symbols (``QS`` → ``Q♠``) for the analysis panel."""
-    parts = []
-    for text in label.split():
-        try:
-            parts.append(card_label(parse_card(text)))
-        except HeartsError:
-            parts.append(text)
-    return " ".join(parts)
+def _watched_face(drawn: DrawnCard, faces: dict[int, list[int]]) -> int | None:
+    """Return the card a bot's face-down card shows while watching with hands face up."""
+    if drawn.card is not None or drawn.key[0] != "back":
+        return None
+    seat, index = drawn.key[1], drawn.key[2]
+    cards = faces.get(seat) if isinstance(seat, int) else None
+    if cards is None or not isinstance(index, int) or index >= len(cards):
+        return None
+    return cards[index]
+
+
+def pass_words(direction: str) -> str:
+    """Return the header's words for a hand's pass ("pass to the left", "no passing")."""
+    return "no passing" if direction == "hold" else f"pass {DIRECTION_WORDS[direction]}"
 
 
 register("table", TableScene)

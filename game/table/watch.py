@@ -1,0 +1,44 @@
+"""Watching bots play: every seat's hand may be shown face up, since no person plays.
+
+The table's view knows only how many cards a bot holds (nothing on screen may hint at a
+hidden card while a person plays). When the person only watches, the cards each bot holds
+are read from the match, as the view shows them: a card already played in the match but not
+yet shown travelling to the trick is still in its hand.
+"""
+
+from __future__ import annotations
+
+from core.controller import Controller
+from core.hand import Trick
+from game.table.table_view import Shown
+
+#: Seconds a hand's summary stays up while watching before the next hand is dealt.
+WATCH_PAUSE_S = 4.0
+
+
+def shown_hand(controller: Controller, shown: Shown, seat: int) -> list[int] | None:
+    """Return the cards ``seat`` holds as the table shows it now, in the order drawn.
+
+    None while the table shows a count the match does not have (cards passed and not yet
+    received): those cards are drawn face down.
+    """
+    if controller.match is None or controller.phase not in ("pass", "play"):
+        return None
+    held = set(controller.hand(seat))
+    count = shown.counts[seat]
+    if len(held) < count:
+        on_table = {card for _, card in shown.trick}
+        on_table |= {card for _, card, _ in shown.leaving}
+        on_table |= {card for _, card in shown.last_trick}
+        held |= {card for who, card in _recent_plays(controller) if who == seat} - on_table
+    return sorted(held) if len(held) == count else None
+
+
+def _recent_plays(controller: Controller) -> list[tuple[int, int]]:
+    """Return the seat and card of each play in the open trick and the last completed one."""
+    plays: list[tuple[int, int]] = []
+    tricks: list[Trick | None] = [controller.last_trick, controller.current_trick]
+    for trick in tricks:
+        if trick is not None:
+            plays += [(trick.seat_of(index), card) for index, card in enumerate(trick.cards)]
+    return plays

@@ -1,0 +1,112 @@
+"""Watching the bots: hands-free from hand to hand, and every hand face up when asked.
+
+Bots' cards may be shown face up only while watching: never when a person plays.
+"""
+
+from __future__ import annotations
+
+import pygame
+from table_driver import Driver, MakeDriver
+
+from game.table.scenes.table import TableScene
+from game.table.watch import WATCH_PAUSE_S
+
+FRAMES_PER_S = 60
+
+
+def bots_cards(table: TableScene) -> list[pygame.Rect]:
+    """Return where the bots' cards are drawn now."""
+    layout = table.app.layout
+    rects = []
+    for drawn in table.view.cards():
+        if drawn.small and drawn.key[0] == "back":
+            width, height = layout.small_card_size
+            if drawn.rotated:
+                width, height = height, width
+            centre = (round(drawn.centre[0]), round(drawn.centre[1]))
+            rects.append(pygame.Rect(0, 0, width, height).move_to(center=centre))
+    return rects
+
+
+def white_share(driver: Driver, table: TableScene) -> float:
+    """Return the share of the bots' card area drawn white (card faces; backs are blue)."""
+    driver.app.draw()
+    screen = driver.app.screen
+    white = pygame.mask.from_threshold(screen, (255, 255, 255), (40, 40, 40, 255))
+    rects = bots_cards(table)
+    assert rects, "no bot holds a card"
+    inside = pygame.mask.Mask(screen.get_size())
+    for rect in rects:
+        inside.draw(pygame.mask.Mask(rect.size, fill=True), rect.topleft)
+    return white.overlap_area(inside, (0, 0)) / inside.count()
+
+
+def mid_hand(driver: Driver, table: TableScene) -> None:
+    """Run until a few tricks are played and the table has caught up."""
+    session = table.session
+    driver.run_until(
+        lambda: session.phase == "play" and len(table.view.shown.hand) <= 10 and table.view.idle,
+        20_000,
+    )
+
+
+def test_watching_goes_on_from_hand_to_hand_by_itself(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="fast"))
+    app.start_match(watch=True)
+    table = driver.table
+    driver.run_until(driver.summary_shown, 20_000)
+    driver.step(round(WATCH_PAUSE_S * FRAMES_PER_S) + 30)  # nobody touches anything
+    assert driver.top is table
+    assert table.session.controller.hand_number == 2
+
+
+def test_a_person_closes_the_summary_when_playing(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="instant"))
+    app.start_match()
+    table = driver.table
+    session = table.session
+    while not driver.summary_shown():
+        driver.run_until(lambda: driver.ready_for_person() or driver.summary_shown(), 20_000)
+        if session.person_must_pass:
+            table.selected = list(session.controller.hand(0))[:3]
+            table.pass_selected()
+        elif session.person_must_play:
+            table.play(session.legal_cards()[0])
+    driver.step(round(WATCH_PAUSE_S * FRAMES_PER_S) * 2)
+    assert driver.summary_shown(), "the summary waits for the person"
+
+
+def test_watching_shows_every_hand_face_up_when_asked(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.start_match(watch=True)
+    table = driver.table
+    mid_hand(driver, table)
+    assert white_share(driver, table) < 0.2, "bots' cards show before being asked"
+    driver.key(pygame.K_f)
+    assert table.show_all_hands
+    assert white_share(driver, table) > 0.6, "the bots' hands are not face up"
+    driver.click(table.hands_button.rect.center)  # the button hides them again
+    assert white_share(driver, table) < 0.2
+
+
+def test_a_person_never_sees_the_bots_cards(drivers: MakeDriver) -> None:
+    driver = drivers()
+    app = driver.app
+    app.start_match()
+    table = driver.table
+    session = table.session
+    assert table.hands_button not in table.buttons
+    driver.run_until(driver.ready_for_person, 5000)
+    table.selected = list(session.controller.hand(0))[:3]
+    table.pass_selected()
+    driver.run_until(driver.ready_for_person, 5000)
+    driver.key(pygame.K_f)
+    table.toggle_hands()
+    assert not table.show_all_hands
+    table.show_all_hands = True  # even if it were set, a person's table keeps them hidden
+    assert white_share(driver, table) < 0.2
