@@ -50,10 +50,12 @@ class ScriptedTable:
         return self.scene.session
 
     def person_ready(self) -> bool:
-        """Return whether the person must act and the table has shown everything so far."""
+        """Return whether the person must act, the table has shown everything so far and
+        nothing covers it (a moment, say: input would go there)."""
         session = self.session
         waiting = session.person_must_pass or session.person_must_play
-        return waiting and self.scene.view.idle and not session.has_ready_move()
+        on_top = self.app.stack.top is self.scene
+        return waiting and on_top and self.scene.view.idle and not session.has_ready_move()
 
     def choose_pass(self) -> None:
         """Pick the bot's three cards to pass (shown lifted; not yet passed)."""
