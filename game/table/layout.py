@@ -118,21 +118,35 @@ class Layout:
 
 
 def trick_spots(
-    centre: tuple[int, int], card: tuple[int, int], room_width: int
+    centre: tuple[int, int],
+    card: tuple[int, int],
+    room_width: int,
+    room_height: int | None = None,
 ) -> tuple[tuple[int, int], ...]:
     """Return the centres of the four seats' trick cards, none covering another.
 
     Every card shows its corner index whatever the order of play: West and East lie beside
     North over South when three cards fit across ``room_width``; else North above and South
-    below West beside East.
+    below West beside East. A wide, low table (two cards do not fit in ``room_height``) lays
+    the trick in a row, West to East, North a little higher than South.
     """
     width, height = card
     gap = max(2, round(width * 0.08))
+    cx, cy = centre
+    low = room_height is not None and 2 * height + gap > room_height
+    if low and 4 * width + 3 * gap <= room_width:
+        step = width + gap
+        rise = round(height * 0.12)
+        return (
+            (round(cx + step / 2), cy + rise),
+            (round(cx - 1.5 * step), cy),
+            (round(cx - step / 2), cy - rise),
+            (round(cx + 1.5 * step), cy),
+        )
     dx: float = width + gap
     dy: float = (height + gap) / 2
     if 3 * width + 2 * gap > room_width:
         dx, dy = (width + gap) / 2, height + gap
-    cx, cy = centre
     return (
         (cx, round(cy + dy)),
         (round(cx - dx), cy),
@@ -198,9 +212,12 @@ def compute_layout(width: int, height: int) -> Layout:
     table_bottom = hand_area.top - lift
     centre = (width // 2, (table_top + table_bottom) // 2)
     cx, cy = centre
-    trick_centres = trick_spots(centre, card, right.left - left.right - 2 * margin)
+    message_h = px(34)
+    room_height = table_bottom - table_top - 2 * (message_h + px(6))  # the message fits below
+    room_width = right.left - left.right - 2 * margin
+    trick_centres = trick_spots(centre, card, room_width, room_height)
 
-    message_area = Rect(0, 0, min(width - 2 * margin, px(760)), px(34))
+    message_area = Rect(0, 0, min(width - 2 * margin, px(760)), message_h)
     message_area.midbottom = (width // 2, table_bottom - px(6))
     if message_area.collidelist([plates[1], plates[3]]) >= 0:  # keep it between the side plates
         message_area.width = plates[3].left - plates[1].right - 2 * margin
