@@ -8,7 +8,7 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene, register
-from game.table.widgets import centred_rect, draw_dialog, draw_text
+from game.table.widgets import centred_rect, draw_close_hint, draw_dialog
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -32,12 +32,18 @@ class LastTrick(Scene):
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
             self.app.stack.remove(self)
 
+    def panel(self) -> pygame.Rect:
+        """Return the panel's rectangle: room for the cross of cards, the title and the hint."""
+        layout = self.app.layout
+        card_w, card_h = self.table.art().size
+        return centred_rect(layout.size, card_w * 5, card_h * 3 + layout.px(110), layout.px(20))
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the panel with the four cards where their seats sit."""
         layout = self.app.layout
         art = self.table.art()
         card_w, card_h = art.size
-        rect = centred_rect(layout.size, card_w * 5, card_h * 3 + layout.px(110), layout.px(20))
+        rect = self.panel()
         winner = self.table.seat_name(self.winner) if self.winner is not None else "nobody"
         draw_dialog(surface, rect, f"Last trick, won by {winner}", layout.px(24), layout.px(30))
         cx, cy = rect.centerx, rect.centery + layout.px(14)
@@ -50,13 +56,7 @@ class LastTrick(Scene):
             surface.blit(face, place)
             if seat == self.winner:
                 surface.blit(art.outline(theme.ACCENT), place)
-        draw_text(
-            surface,
-            "Press any key or click to close",
-            layout.px(14),
-            theme.TEXT_DIM,
-            center=(rect.centerx, rect.bottom - layout.px(16)),
-        )
+        draw_close_hint(surface, rect, layout.px(14), layout.px(16))
 
 
 register("last_trick", LastTrick)

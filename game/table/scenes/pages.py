@@ -84,6 +84,12 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
     def resume() -> None:
         app.stack.remove(menu)
 
+    def new_match() -> None:
+        if table.session.person_plays or app.dirs.save_file.exists():
+            app.push_scene("abandon_match")
+        else:
+            app.start_match()
+
     def leave() -> None:
         if table.session.person_plays:
             app.save_game(table.session.controller)
@@ -94,7 +100,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
         "Paused",
         [
             MenuItem("Resume", resume),
-            MenuItem("New match", app.start_match),
+            MenuItem("New match", new_match),
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet", lambda: app.stack.push(score_page(app, table.session.controller))

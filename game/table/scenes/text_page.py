@@ -12,7 +12,13 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene
-from game.table.widgets import centred_rect, draw_dialog, draw_text, wrap_text
+from game.table.widgets import (
+    centred_rect,
+    draw_close_hint,
+    draw_dialog,
+    draw_text,
+    wrap_text,
+)
 
 Line = str | tuple[str, ...]
 
@@ -67,13 +73,7 @@ class TextPage(Scene):
                 else:
                     draw_text(surface, row, px, theme.TEXT, topleft=(left, y))
                 y += line_h
-        draw_text(
-            surface,
-            "Press Esc or click to close",
-            layout.px(14),
-            theme.TEXT_DIM,
-            center=(rect.centerx, rect.bottom - layout.px(20)),
-        )
+        draw_close_hint(surface, rect, layout.px(14), layout.px(20))
 
 
 def _draw_row(
