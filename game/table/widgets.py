@@ -15,6 +15,8 @@ from game.table.fonts import font, render_text
 DIALOG_FILL = (12, 34, 25, 255)
 #: How every page and dialog that closes says so, in one wording.
 CLOSE_HINT = "Esc or click to close"
+#: How far ``draw_text`` may shrink a text to fit before it cuts it instead.
+SMALLEST_SHARE = 0.75
 #: What stands for the cut end of a text too long for its place.
 ELLIPSIS = "…"
 
@@ -61,9 +63,13 @@ def draw_text(
     midright: tuple[int, int] | None = None,
     max_width: int | None = None,
 ) -> pygame.Rect:
-    """Draw one line of text placed by one anchor; shrink it to ``max_width`` if given."""
+    """Draw one line of text placed by one anchor.
+
+    Text wider than ``max_width`` shrinks a little (to ``SMALLEST_SHARE`` of its size, so it
+    stays readable), then is cut with an ellipsis (``fit_text``).
+    """
     rendered = render_text(text, px, colour, bold)
-    smallest = max(8, px // 2)
+    smallest = max(8, round(px * SMALLEST_SHARE))
     while max_width is not None and rendered.get_width() > max_width and px > smallest:
         px = max(smallest, int(px * 0.9))
         rendered = render_text(text, px, colour, bold)

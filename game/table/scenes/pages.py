@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
+from core.cards import card_label, parse_card
 from core.controller import Controller
 from core.scoresheet import rules_summary
 from game.table.scene import register
@@ -31,9 +33,18 @@ HELP_LINES = [
 ]
 
 
+#: A card in its typed form (``QS``, ``2C``) inside a sentence.
+CARD_TEXT = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+
+
+def with_suit_symbols(text: str) -> str:
+    """Return ``text`` with every typed card (``QS``) written as the table shows it (``Q♠``)."""
+    return CARD_TEXT.sub(lambda found: card_label(parse_card(found.group())), text)
+
+
 def help_page(app: App) -> TextPage:
     """Return the rules and keys page."""
-    rules = f"Rules of this match: {rules_summary(app.settings.rules)}."
+    rules = f"Rules of this match: {with_suit_symbols(rules_summary(app.settings.rules))}."
     return TextPage(app, "How to play", [*HELP_LINES, "", rules])
 
 
@@ -61,7 +72,9 @@ def score_page(app: App, controller: Controller) -> TextPage:
     def lines() -> list[Line]:
         if controller.match is None:
             return ["No match in progress."]
-        rows: list[Line] = [("Hand", *SEAT_NAMES)]
+        person = controller.seats[0].is_human
+        names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
+        rows: list[Line] = [("Hand", *names)]
         earlier = controller.match.earlier
         if earlier.count:
             rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
