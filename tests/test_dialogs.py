@@ -254,3 +254,17 @@ def test_the_shared_helpers_live_in_one_place() -> None:
     for path in scenes.glob("*.py"):
         text = path.read_text(encoding="utf-8")
         assert "to close" not in text, f"{path.name} words its own closing hint"
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1024, 1280), (800, 600)])
+def test_the_last_trick_shows_every_card_whole_inside_its_panel(
+    drivers: MakeDriver, size: tuple[int, int]
+) -> None:
+    app = drivers(size=size).app
+    dialog = LastTrick(app, fake_table(app))  # type: ignore[arg-type]
+    places = [place for _, _, place in dialog.places()]
+    assert len(places) == 4
+    for number, place in enumerate(places):
+        assert dialog.panel().contains(place)
+        for other in places[number + 1 :]:
+            assert not place.colliderect(other), "one card of the last trick covers another"
