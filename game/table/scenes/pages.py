@@ -140,7 +140,8 @@ def draw_recent_chart(
 ) -> None:
     """Draw the last matches as bars of the player's final points, green when won, in
     ``rect``, with a caption above and each bar's points over it."""
-    caption = f"Last {len(results)} matches: your final points (green: won, red: lost)"
+    matches = "The last match" if len(results) == 1 else f"The last {len(results)} matches"
+    caption = f"{matches}: your final points (green: won, red: lost)"
     draw_text(surface, caption, px, theme.TEXT_DIM, topleft=rect.topleft, max_width=rect.width)
     area = pygame.Rect(rect.left, rect.top + round(px * 3), rect.width, 0)
     area.height = rect.bottom - area.top
