@@ -21,6 +21,7 @@ from game.table.store.stats import (
     VERSION,
     MatchResult,
     Statistics,
+    StatisticsError,
     Tally,
     load_statistics,
     match_difficulty,
@@ -90,6 +91,8 @@ def test_matches_keep_the_best_the_worst_and_the_last_twenty() -> None:
 
 
 def test_a_match_counts_under_its_opponents_level() -> None:
+    with pytest.raises(StatisticsError, match="by_difficulty"):
+        Statistics().with_hand(3, difficulty="legendary")
     assert match_difficulty(["hard", "hard", "hard"]) == "hard"
     assert match_difficulty(["easy", "hard", "hard"]) == "mixed"
     assert match_difficulty(["ismcts", "ismcts", "ismcts"]) == "mixed"

@@ -205,6 +205,9 @@ class Statistics(Tally):
                 _check_value(name, getattr(self, name))
             except StatisticsError as error:
                 raise StatisticsError(f"{name} {error}") from None
+        unknown = sorted(set(self.by_difficulty) - set(LEVELS))
+        if unknown:
+            raise StatisticsError(f"by_difficulty must be of {', '.join(LEVELS)}, got {unknown}")
 
     @property
     def hands_recorded(self) -> int:
