@@ -189,14 +189,17 @@ def test_nothing_below_a_dialog_shows_through_its_panel(
     assert not differing, f"{name}: {len(differing)} pixels show what is below, e.g. {differing[0]}"
 
 
-def test_the_score_sheet_panel_is_opaque(drivers: MakeDriver) -> None:
+@pytest.mark.parametrize("name", ["score_sheet", "pause_menu"])
+def test_the_pages_over_a_match_are_opaque(drivers: MakeDriver, name: str) -> None:
     driver = drivers()
     driver.app.start_match()
     driver.run_until(driver.ready_for_person)
-    sheet = scene_named("score_sheet", driver.app, driver.table.session.controller)
-    over_magenta = drawn_over(driver.app, sheet, (255, 0, 255))
-    over_cyan = drawn_over(driver.app, sheet, (0, 255, 255))
-    inside = panel_of(sheet).inflate(-16, -16)
+    table = driver.table
+    argument = table.session.controller if name == "score_sheet" else table
+    page = scene_named(name, driver.app, argument)
+    over_magenta = drawn_over(driver.app, page, (255, 0, 255))
+    over_cyan = drawn_over(driver.app, page, (0, 255, 255))
+    inside = panel_of(page).inflate(-16, -16)
     for x in range(inside.left, inside.right, 5):
         for y in range(inside.top, inside.bottom, 5):
             assert over_magenta.get_at((x, y)) == over_cyan.get_at((x, y)), (x, y)
