@@ -166,3 +166,21 @@ def test_the_moon_rule_says_what_happens(drivers: MakeDriver) -> None:
     assert labels[1] == "Shooting the moon: shooter −26"
     assert "+26" in labels[2] and "−26" in labels[2]
     assert not any("add" in label or "subtract" in label for label in labels)
+
+
+def test_a_long_name_at_the_table_and_in_the_summary_ends_with_an_ellipsis(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.tools.scripted import ScriptedTable
+
+    app = drivers().app
+    app.change_settings(app.settings.with_changes(player_name=LONG_NAME, speed="instant"))
+    table = ScriptedTable(app, seed=3)
+    assert table.at_summary()
+    seen = drawn_texts(monkeypatch)
+    app.draw()
+    # The name alone, as the plate and the summary draw it (messages about it may fit whole).
+    names = [text for text, _ in seen if text and set(text.rstrip("…")) == {"W"}]
+    assert len(names) >= 2, "the name is drawn on its plate and in the summary"
+    for text in names:
+        assert text.endswith("…"), f"{text!r} is cut without an ellipsis"

@@ -68,14 +68,9 @@ def draw_text(
     Text wider than ``max_width`` shrinks a little (to ``SMALLEST_SHARE`` of its size, so it
     stays readable), then is cut with an ellipsis (``fit_text``).
     """
+    if max_width is not None:
+        text, px = fit_line(text, px, max_width, bold)
     rendered = render_text(text, px, colour, bold)
-    smallest = max(8, round(px * SMALLEST_SHARE))
-    while max_width is not None and rendered.get_width() > max_width and px > smallest:
-        px = max(smallest, int(px * 0.9))
-        rendered = render_text(text, px, colour, bold)
-    if max_width is not None and rendered.get_width() > max_width:
-        text = fit_text(text, px, max_width, bold)
-        rendered = render_text(text, px, colour, bold)
     rect = rendered.get_rect()
     if center is not None:
         rect.center = center
@@ -87,6 +82,15 @@ def draw_text(
         rect.midright = midright
     surface.blit(rendered, rect)
     return rect
+
+
+def fit_line(text: str, px: int, max_width: int, bold: bool = False) -> tuple[str, int]:
+    """Return the text and size that fit ``max_width`` pixels: the size shrinks a little (to
+    ``SMALLEST_SHARE``, so the text stays readable), then the text is cut (``fit_text``)."""
+    smallest = max(8, round(px * SMALLEST_SHARE))
+    while font(px, bold).size(text)[0] > max_width and px > smallest:
+        px = max(smallest, int(px * 0.9))
+    return fit_text(text, px, max_width, bold), px
 
 
 def fit_text(text: str, px: int, max_width: int, bold: bool = False) -> str:
