@@ -28,9 +28,18 @@ SAMPLE = Statistics(
 )
 
 
+#: The counts a file holds at its top level; each may be reset alone.
+COUNTS = [name for name in SAMPLE.to_dict() if name not in ("version", "by_difficulty", "recent")]
+#: The counts that are none (not zero) before the first match is over.
+MATCH_POINTS = ("best_match", "worst_match")
+
+
 def test_new_statistics_are_zero() -> None:
     stats = Statistics()
-    assert stats.to_dict() == dict.fromkeys(SAMPLE.to_dict(), 0)
+    assert {name: stats.to_dict()[name] for name in COUNTS} == {
+        name: None if name in MATCH_POINTS else 0 for name in COUNTS
+    }
+    assert stats.to_dict()["by_difficulty"] == {} and stats.to_dict()["recent"] == []
     assert stats.average_points == 0.0
     assert stats.win_rate == 0.0
 
@@ -94,20 +103,23 @@ BAD_VALUES = [
 ]
 
 
-@pytest.mark.parametrize("name", list(SAMPLE.to_dict()))
+@pytest.mark.parametrize("name", COUNTS)
 @pytest.mark.parametrize("bad", BAD_VALUES)
 def test_a_bad_field_is_reset_to_zero_and_the_others_survive(name: str, bad: Any) -> None:
-    if name == "points_total" and bad == -1:
+    if bad is None and name in MATCH_POINTS:
+        return  # none is what these hold before a match is over
+    if name in ("points_total", *MATCH_POINTS) and bad == -1:
         bad = -MAX_VALUE - 1
     data = SAMPLE.to_dict()
     data[name] = bad
     stats, warnings = Statistics.from_dict(data)
+    reset, word = (None, "none") if name in MATCH_POINTS else (0, "0")
     assert len(warnings) == 1
-    assert f"statistic {name!r}" in warnings[0] and "reset to 0" in warnings[0]
-    assert getattr(stats, name) == 0
-    for other, value in SAMPLE.to_dict().items():
+    assert f"statistic {name!r}" in warnings[0] and f"reset to {word}" in warnings[0]
+    assert getattr(stats, name) == reset
+    for other in COUNTS:
         if other != name:
-            assert getattr(stats, other) == value, other
+            assert getattr(stats, other) == getattr(SAMPLE, other), other
 
 
 def test_unknown_and_missing_fields() -> None:

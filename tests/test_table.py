@@ -686,7 +686,7 @@ def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     page = score_page(app, controller)
     lines = page.lines() if callable(page.lines) else page.lines
     rows = [line for line in lines if isinstance(line, tuple)]
-    assert rows[0] == ("Hand", "South", "West", "North", "East")
+    assert rows[0] == ("Hand", app.settings.player_name, "West", "North", "East")
     assert [row[0] for row in rows[1:]] == ["1", "2", "Total"]
     assert rows[-1][1:] == tuple(str(total) for total in controller.totals)
     app.stack.push(page)

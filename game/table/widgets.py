@@ -9,7 +9,16 @@ from functools import lru_cache
 import pygame
 
 from game.table import theme
-from game.table.fonts import render_text
+from game.table.fonts import font, render_text
+
+#: The fill of every dialog and menu panel: opaque, so nothing below shows through.
+DIALOG_FILL = (12, 34, 25, 255)
+#: How every page and dialog that closes says so, in one wording.
+CLOSE_HINT = "Esc or click to close"
+#: How far ``draw_text`` may shrink a text to fit before it cuts it instead.
+SMALLEST_SHARE = 0.75
+#: What stands for the cut end of a text too long for its place.
+ELLIPSIS = "…"
 
 
 @lru_cache(maxsize=64)
@@ -32,7 +41,7 @@ def draw_panel(
     radius: int | None = None,
     width: int = 1,
 ) -> None:
-    """Draw a translucent rounded panel (cached per size and colours)."""
+    """Draw a rounded panel of ``colour`` (translucent when its alpha is below 255; cached)."""
     if rect.width <= 0 or rect.height <= 0:
         return
     if radius is None:
@@ -54,15 +63,14 @@ def draw_text(
     midright: tuple[int, int] | None = None,
     max_width: int | None = None,
 ) -> pygame.Rect:
-    """Draw one line of text placed by one anchor; shrink it to ``max_width`` if given."""
+    """Draw one line of text placed by one anchor.
+
+    Text wider than ``max_width`` shrinks a little (to ``SMALLEST_SHARE`` of its size, so it
+    stays readable), then is cut with an ellipsis (``fit_text``).
+    """
+    if max_width is not None:
+        text, px = fit_line(text, px, max_width, bold)
     rendered = render_text(text, px, colour, bold)
-    smallest = max(8, px // 2)
-    while max_width is not None and rendered.get_width() > max_width and px > smallest:
-        px = max(smallest, int(px * 0.9))
-        rendered = render_text(text, px, colour, bold)
-    while max_width is not None and rendered.get_width() > max_width and len(text) > 1:
-        text = text[:-2] + "…"  # drop a character before the ellipsis
-        rendered = render_text(text, px, colour, bold)
     rect = rendered.get_rect()
     if center is not None:
         rect.center = center
@@ -76,10 +84,29 @@ def draw_text(
     return rect
 
 
+def fit_line(text: str, px: int, max_width: int, bold: bool = False) -> tuple[str, int]:
+    """Return the text and size that fit ``max_width`` pixels: the size shrinks a little (to
+    ``SMALLEST_SHARE``, so the text stays readable), then the text is cut (``fit_text``)."""
+    smallest = max(8, round(px * SMALLEST_SHARE))
+    while font(px, bold).size(text)[0] > max_width and px > smallest:
+        px = max(smallest, int(px * 0.9))
+    return fit_text(text, px, max_width, bold), px
+
+
+def fit_text(text: str, px: int, max_width: int, bold: bool = False) -> str:
+    """Return ``text`` whole if it fits ``max_width`` pixels at this size, else cut to fit
+    with an ellipsis at the end (at least one character and the ellipsis)."""
+    face = font(px, bold)
+    if face.size(text)[0] <= max_width:
+        return text
+    kept = len(text)
+    while kept > 1 and face.size(text[:kept].rstrip() + ELLIPSIS)[0] > max_width:
+        kept -= 1
+    return text[:kept].rstrip() + ELLIPSIS
+
+
 def wrap_text(text: str, px: int, max_width: int, bold: bool = False) -> list[str]:
     """Split text into lines that fit ``max_width`` pixels at this size."""
-    from game.table.fonts import font
-
     face = font(px, bold)
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -129,7 +156,7 @@ class Button:
         else:
             colour = theme.BUTTON
         border = theme.ACCENT if self.primary and self.enabled else theme.PANEL_BORDER
-        draw_panel(surface, self.rect, (*colour, 235), border, width=2 if self.primary else 1)
+        draw_panel(surface, self.rect, (*colour, 255), border, width=2 if self.primary else 1)
         text_colour = theme.TEXT if self.enabled else theme.TEXT_DIM
         px = max(8, int(self.rect.height * 0.42))
         draw_text(
@@ -162,10 +189,10 @@ def draw_dialog(
     title_y: int,
     border: tuple[int, ...] = theme.PANEL_BORDER,
 ) -> None:
-    """Shade what is below, then draw a panel at ``rect`` with its title centred at ``title_y``
-    pixels below its top."""
+    """Shade what is below, then draw an opaque panel at ``rect`` with its title centred at
+    ``title_y`` pixels below its top."""
     surface.blit(theme.shade(surface.get_size()), (0, 0))
-    draw_panel(surface, rect, (12, 34, 25, 240), border, width=2)
+    draw_panel(surface, rect, DIALOG_FILL, border, width=2)
     draw_text(
         surface,
         title,
@@ -173,5 +200,17 @@ def draw_dialog(
         theme.ACCENT,
         bold=True,
         center=(rect.centerx, rect.top + title_y),
+        max_width=rect.width - 20,
+    )
+
+
+def draw_close_hint(surface: pygame.Surface, rect: pygame.Rect, px: int, bottom_gap: int) -> None:
+    """Write ``CLOSE_HINT`` centred near the bottom of a dialog's panel ``rect``."""
+    draw_text(
+        surface,
+        CLOSE_HINT,
+        px,
+        theme.TEXT_DIM,
+        center=(rect.centerx, rect.bottom - bottom_gap),
         max_width=rect.width - 20,
     )

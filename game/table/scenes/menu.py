@@ -13,7 +13,7 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene
-from game.table.widgets import draw_panel, draw_text, wrap_text
+from game.table.widgets import DIALOG_FILL, draw_panel, draw_text, wrap_text
 
 #: Smallest size of a menu's subtitle, so what it explains stays readable in a small window.
 MIN_SUBTITLE_PX = 13
@@ -144,7 +144,7 @@ class MenuScene(Scene):
         else:
             surface.blit(theme.felt(surface.get_size()), (0, 0))
         panel, rows = self._geometry()
-        draw_panel(surface, panel, (12, 34, 25, 255), theme.PANEL_BORDER, width=2)
+        draw_panel(surface, panel, DIALOG_FILL, theme.PANEL_BORDER, width=2)
         draw_text(
             surface,
             self.title,
@@ -181,3 +181,32 @@ class MenuScene(Scene):
                 center=rect.center,
                 max_width=rect.width - layout.px(12),
             )
+
+
+def confirm_menu(
+    app: object,
+    question: str,
+    subtitle: str,
+    keep: str,
+    go: str,
+    on_go: Callable[[], object],
+) -> MenuScene:
+    """Return a question over the screen below: the first item, ``keep``, is the default and
+    closes it, as Esc does; the second, ``go``, closes it and runs ``on_go``."""
+
+    def close() -> None:
+        menu.app.stack.remove(menu)
+
+    def confirmed() -> None:
+        close()
+        on_go()
+
+    menu = MenuScene(
+        app,
+        question,
+        [MenuItem(keep, close), MenuItem(go, confirmed)],
+        subtitle=subtitle,
+        back=close,
+        overlay=True,
+    )
+    return menu

@@ -49,10 +49,15 @@ class NameEntry(Scene):
         self.app.change_settings(settings)
         self.app.stack.remove(self)
 
+    def panel(self) -> pygame.Rect:
+        """Return the panel's rectangle."""
+        layout = self.app.layout
+        return centred_rect(layout.size, layout.px(520), layout.px(200), layout.px(20))
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the panel with the name being typed."""
         layout = self.app.layout
-        rect = centred_rect(layout.size, layout.px(520), layout.px(200), layout.px(20))
+        rect = self.panel()
         draw_dialog(surface, rect, "Your name", layout.px(26), layout.px(34))
         field = pygame.Rect(0, 0, rect.width - layout.px(60), layout.px(44))
         field.center = (rect.centerx, rect.centery + layout.px(4))

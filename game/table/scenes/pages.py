@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+import pygame
+
+from core.cards import card_label, parse_card
 from core.controller import Controller
 from core.scoresheet import rules_summary
+from game.table import theme
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.scenes.table import SEAT_NAMES
-from game.table.scenes.text_page import Line, TextPage
+from game.table.scenes.text_page import SIDE, Line, TextPage
+from game.table.store.stats import LEVELS, RECENT_MATCHES, MatchResult, Statistics, Tally
+from game.table.widgets import draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -31,28 +39,132 @@ HELP_LINES = [
 ]
 
 
+#: A card in its typed form (``QS``, ``2C``) inside a sentence.
+CARD_TEXT = re.compile(r"\b[2-9TJQKA][CDHS]\b")
+
+
+def with_suit_symbols(text: str) -> str:
+    """Return ``text`` with every typed card (``QS``) written as the table shows it (``Q♠``)."""
+    return CARD_TEXT.sub(lambda found: card_label(parse_card(found.group())), text)
+
+
 def help_page(app: App) -> TextPage:
     """Return the rules and keys page."""
-    rules = f"Rules of this match: {rules_summary(app.settings.rules)}."
+    rules = f"Rules of this match: {with_suit_symbols(rules_summary(app.settings.rules))}."
     return TextPage(app, "How to play", [*HELP_LINES, "", rules])
 
 
-def stats_page(app: App) -> TextPage:
+def stats_page(app: App) -> StatsPage:
     """Return the statistics page (read when drawn, so it is always current)."""
+    return StatsPage(app)
 
-    def lines() -> list[str]:
-        stats = app.stats
-        return [
-            f"Matches played: {stats.matches_played}",
-            f"Matches won: {stats.matches_won} ({100 * stats.win_rate:.0f}%)",
-            f"Hands played: {stats.hands_played}",
-            f"Average points per hand: {stats.average_points:.2f}",
-            f"Moons shot: {stats.moons_shot}",
-            f"Current winning streak: {stats.current_streak}",
-            f"Best winning streak: {stats.best_streak}",
-        ]
 
-    return TextPage(app, "Statistics", lines)
+def _share(part: int, whole: int) -> str:
+    """Return a count with its share of ``whole`` in percent: ``5 (42%)``."""
+    return f"{part} ({100 * part / whole:.0f}%)" if whole else str(part)
+
+
+def _match_points(points: int | None) -> str:
+    """Return a match's final points, or a dash before any match is over."""
+    return "—" if points is None else str(points)
+
+
+#: The rows of the statistics table: a name and how to show one column's counts.
+STAT_ROWS: tuple[tuple[str, Callable[[Tally], str]], ...] = (
+    ("Matches played", lambda t: str(t.matches_played)),
+    ("Matches won", lambda t: _share(t.matches_won, t.matches_played)),
+    ("Hands played", lambda t: str(t.hands_played)),
+    ("Hands won", lambda t: _share(t.hands_won, t.hands_recorded)),
+    ("Points per hand", lambda t: f"{t.average_points:.2f}"),
+    ("Moons shot", lambda t: str(t.moons_shot)),
+    ("Moons conceded", lambda t: str(t.moons_conceded)),
+    ("Best match", lambda t: _match_points(t.best_match)),
+    ("Worst match", lambda t: _match_points(t.worst_match)),
+)
+
+
+def stats_lines(stats: Statistics) -> list[Line]:
+    """Return the statistics as a table: a column for all matches and one per difficulty
+    played, then the streaks."""
+    levels = [level for level in LEVELS if level in stats.by_difficulty]
+    columns: list[Tally] = [stats, *(stats.tally(level) for level in levels)]
+    rows: list[Line] = [("", "All", *(level.capitalize() for level in levels))]
+    rows += [(name, *(show(tally) for tally in columns)) for name, show in STAT_ROWS]
+    rows += ["", f"Winning streak: {stats.current_streak} now, {stats.best_streak} at best"]
+    if stats.earlier_hands or stats.earlier_matches:
+        rows.append(
+            f"The first {stats.earlier_matches} matches and {stats.earlier_hands} hands were "
+            "counted before hands won, moons conceded and match points were kept."
+        )
+    if not stats.matches_played:
+        rows.append("No match is over yet: play one and its results appear here.")
+    return rows
+
+
+#: The height of the chart of recent matches, and the gap above it (in layout pixels).
+CHART_HEIGHT = 260
+CHART_GAP = 14
+
+
+class StatsPage(TextPage):
+    """The statistics table, with a chart of the last matches below it."""
+
+    def __init__(self, app: App) -> None:
+        super().__init__(app, "Statistics", lambda: stats_lines(app.stats))
+
+    def extra_height(self) -> int:
+        """Return the chart's height and the gap above it, when there are matches to show."""
+        layout = self.app.layout
+        return layout.px(CHART_HEIGHT + CHART_GAP) if self.app.stats.recent else 0
+
+    def reserved_height(self) -> int:
+        """Return the room the chart keeps at least: half its height, and the gap above it."""
+        layout = self.app.layout
+        return layout.px(CHART_HEIGHT // 2 + CHART_GAP) if self.app.stats.recent else 0
+
+    def draw_lines(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
+        """Draw the table, then the chart below it in the room left (up to its height)."""
+        layout = self.app.layout
+        bottom = super().draw_lines(surface, rect)
+        if not self.app.stats.recent:
+            return bottom
+        chart = pygame.Rect(rect.left + layout.px(SIDE), bottom + layout.px(CHART_GAP), 0, 0)
+        chart.width = rect.width - 2 * layout.px(SIDE)
+        chart.height = min(layout.px(CHART_HEIGHT), self.lines_bottom(rect) - chart.top)
+        draw_recent_chart(surface, chart, self.app.stats.recent, layout.px(14))
+        return chart.bottom
+
+
+def draw_recent_chart(
+    surface: pygame.Surface, rect: pygame.Rect, results: Sequence[MatchResult], px: int
+) -> None:
+    """Draw the last matches as bars of the player's final points, green when won, in
+    ``rect``, with a caption above and each bar's points over it."""
+    matches = "The last match" if len(results) == 1 else f"The last {len(results)} matches"
+    caption = f"{matches}: your final points (green: won, red: lost)"
+    draw_text(surface, caption, px, theme.TEXT_DIM, topleft=rect.topleft, max_width=rect.width)
+    area = pygame.Rect(rect.left, rect.top + round(px * 3), rect.width, 0)
+    area.height = rect.bottom - area.top
+    highest = max(1, *(result.points for result in results))
+    lowest = min(0, *(result.points for result in results))
+    slot = area.width / RECENT_MATCHES
+    baseline = area.bottom - round(area.height * -lowest / (highest - lowest))
+    pygame.draw.line(surface, theme.TEXT_DIM, (area.left, baseline), (area.right, baseline))
+    for index, result in enumerate(results):
+        height = round(area.height * result.points / (highest - lowest))
+        bar = pygame.Rect(round(area.left + index * slot + slot * 0.15), 0, round(slot * 0.7), 0)
+        bar.height = max(1, abs(height))
+        bar.bottom = baseline if height >= 0 else baseline + bar.height
+        pygame.draw.rect(surface, theme.GOOD if result.won else theme.DANGER, bar)
+        label_y = bar.top - round(px * 0.7) if height >= 0 else bar.bottom + round(px * 0.7)
+        draw_text(
+            surface,
+            str(result.points),
+            px,
+            theme.TEXT,
+            center=(bar.centerx, label_y),
+            max_width=round(slot),
+        )
 
 
 def score_page(app: App, controller: Controller) -> TextPage:
@@ -61,7 +173,9 @@ def score_page(app: App, controller: Controller) -> TextPage:
     def lines() -> list[Line]:
         if controller.match is None:
             return ["No match in progress."]
-        rows: list[Line] = [("Hand", *SEAT_NAMES)]
+        person = controller.seats[0].is_human
+        names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
+        rows: list[Line] = [("Hand", *names)]
         earlier = controller.match.earlier
         if earlier.count:
             rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
@@ -84,6 +198,12 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
     def resume() -> None:
         app.stack.remove(menu)
 
+    def new_match() -> None:
+        if table.session.person_plays or app.dirs.save_file.exists():
+            app.push_scene("abandon_match")
+        else:
+            app.start_match()
+
     def leave() -> None:
         if table.session.person_plays:
             app.save_game(table.session.controller)
@@ -94,7 +214,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
         "Paused",
         [
             MenuItem("Resume", resume),
-            MenuItem("New match", app.start_match),
+            MenuItem("New match", new_match),
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet", lambda: app.stack.push(score_page(app, table.session.controller))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from core.rules import JACK_OF_DIAMONDS_POINTS, MOON_MODES, MOON_POINTS
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
@@ -12,13 +13,45 @@ from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
 if TYPE_CHECKING:
     from game.table.app import App
 
-MOON_RULES = ("add", "subtract", "auto")
 END_SCORES = (50, 75, 100, 150)
+#: What happens when someone shoots the moon, in the words the settings show.
+MOON_WORDS = {
+    "add": f"everyone else +{MOON_POINTS}",
+    "subtract": f"shooter −{MOON_POINTS}",
+    "auto": f"others +{MOON_POINTS}, or −{MOON_POINTS} to avoid losing",
+}
+#: The J♦ rule's field, its values, and that they are not in an order.
+JACK = ("jack_of_diamonds", (False, True), False)
 
 
-def _step(values: Sequence[Any], current: Any, step: int) -> Any:
-    index = values.index(current) if current in values else 0
-    return values[(index + step) % len(values)]
+def signed(points: int) -> str:
+    """Return points with their sign, a true minus for negative ones: ``+26``, ``−10``."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def on_off(value: bool) -> str:
+    """Return ``on`` or ``off``."""
+    return "on" if value else "off"
+
+
+def step_choice(values: Sequence[Any], current: Any, step: int, wrap: bool = False) -> Any:
+    """Return the value ``step`` places from ``current`` among ``values``.
+
+    An ordered list stops at its ends (``wrap`` False): the arrows of "Match to" go no
+    further than 50 or 150. With ``wrap`` the list is a cycle, as a click goes round it. A
+    number not in the list (from a hand-edited file) steps to its nearest neighbour that way.
+    """
+    if current in values:
+        index = values.index(current) + step
+    elif isinstance(current, int) and all(isinstance(value, int) for value in values):
+        above = [i for i, value in enumerate(values) if value > current]
+        below = [i for i, value in enumerate(values) if value < current]
+        index = (above[0] if above else len(values)) if step > 0 else (below[-1] if below else -1)
+    else:
+        index = 0
+    if wrap:
+        return values[index % len(values)]
+    return values[min(max(index, 0), len(values) - 1)]
 
 
 def settings_menu(app: App, overlay: bool = False) -> MenuScene:
@@ -27,18 +60,21 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
     def change(**values: Any) -> None:
         app.change_settings(app.settings.with_changes(**values))
 
-    def choice(title: str, name: str, values: Sequence[Any]) -> MenuItem:
+    def choice(title: str, name: str, values: Sequence[Any], ordered: bool = True) -> MenuItem:
         def label() -> str:
             return f"{title}: {getattr(app.settings, name)}"
 
-        def stepper(step: int) -> Callable[[], None]:
-            return lambda: change(**{name: _step(values, getattr(app.settings, name), step)})
+        def stepper(step: int, wrap: bool) -> Callable[[], None]:
+            def run() -> None:
+                change(**{name: step_choice(values, getattr(app.settings, name), step, wrap)})
 
-        return MenuItem(label, None, stepper(-1), stepper(1))
+            return run
+
+        return MenuItem(label, stepper(1, True), stepper(-1, not ordered), stepper(1, not ordered))
 
     def toggle(title: str, name: str) -> MenuItem:
         def label() -> str:
-            return f"{title}: {'on' if getattr(app.settings, name) else 'off'}"
+            return f"{title}: {on_off(getattr(app.settings, name))}"
 
         def flip() -> None:
             change(**{name: not getattr(app.settings, name)})
@@ -51,31 +87,33 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         def label() -> str:
             return f"{names[seat]}: {app.settings.opponents[seat]}"
 
-        def stepper(step: int) -> Callable[[], None]:
+        def stepper(step: int, wrap: bool) -> Callable[[], None]:
             def run() -> None:
                 levels = list(app.settings.opponents)
-                levels[seat] = _step(DIFFICULTIES, levels[seat], step)
+                levels[seat] = step_choice(DIFFICULTIES, levels[seat], step, wrap)
                 change(opponents=tuple(levels))
 
             return run
 
-        return MenuItem(label, None, stepper(-1), stepper(1))
+        return MenuItem(label, stepper(1, True), stepper(-1, False), stepper(1, False))
 
-    def rule(title: str, name: str, values: Sequence[Any]) -> MenuItem:
-        def label() -> str:
-            value = getattr(app.settings.rules, name)
-            shown = ("on" if value else "off") if isinstance(value, bool) else value
-            return f"{title}: {shown}"
-
-        def stepper(step: int) -> Callable[[], None]:
+    def rule(
+        label: Callable[[Any], str], name: str, values: Sequence[Any], ordered: bool = True
+    ) -> MenuItem:
+        def stepper(step: int, wrap: bool) -> Callable[[], None]:
             def run() -> None:
                 rules = app.settings.rules.to_dict()
-                rules[name] = _step(values, rules[name], step)
+                rules[name] = step_choice(values, rules[name], step, wrap)
                 change(rules=rules)
 
             return run
 
-        return MenuItem(label, None, stepper(-1), stepper(1))
+        return MenuItem(
+            lambda: label(getattr(app.settings.rules, name)),
+            stepper(1, True),
+            stepper(-1, not ordered),
+            stepper(1, not ordered),
+        )
 
     def fullscreen() -> MenuItem:
         return MenuItem(
@@ -105,9 +143,10 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         toggle("Four-colour deck", "four_colour"),
         toggle("Large print cards", "large_print"),
         choice("Card back", "card_back", CARD_BACKS),
-        rule("Moon", "moon", MOON_RULES),
-        rule("J♦ counts −10", "jack_of_diamonds", (False, True)),
-        rule("Match to", "end_score", END_SCORES),
+        rule(lambda mode: f"Shooting the moon: {MOON_WORDS[mode]}", "moon", MOON_MODES, False),
+        rule(lambda on: f"J♦ counts {signed(JACK_OF_DIAMONDS_POINTS)}: {on_off(on)}", *JACK),
+        rule(lambda score: f"Match ends at: {score} points", "end_score", END_SCORES),
+        MenuItem("Done", lambda: menu.close()),
     ]
     menu = MenuScene(
         app,

@@ -23,6 +23,7 @@ from game.table.fonts import render_text
 from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
+from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import shown_hand
 from game.table.widgets import Button, draw_panel, draw_text
@@ -334,8 +335,9 @@ class TableScene(Scene):
         number = self.view.shown.hand_number
         if self.session.person_plays and number not in self.counted_hands:
             self.counted_hands.add(number)
+            level = match_difficulty(self.session.bot_names.values())
             self.app.change_stats(
-                self.app.stats.with_hand(event.points[HUMAN_SEAT], event.moon_shooter == HUMAN_SEAT)
+                self.app.stats.with_hand_scored(event.points, event.moon_shooter, HUMAN_SEAT, level)
             )
 
         def summary() -> None:
@@ -354,7 +356,9 @@ class TableScene(Scene):
 
     def _count_match(self, event: ev.MatchOver) -> None:
         if self.session.person_plays:
-            self.app.change_stats(self.app.stats.with_match(event.winner == HUMAN_SEAT))
+            won, points = event.winner == HUMAN_SEAT, event.totals[HUMAN_SEAT]
+            level = match_difficulty(self.session.bot_names.values())
+            self.app.change_stats(self.app.stats.with_match(won, points, difficulty=level))
             self.app.discard_game()
 
     def moment(

@@ -11,7 +11,7 @@ from ai.registry import SeatRefused, check_seats, seat_player_names
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
 from game.table.scene import register
-from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.scenes.menu import MenuItem, MenuScene, confirm_menu
 from game.table.session import TableSession
 
 if TYPE_CHECKING:
@@ -73,24 +73,33 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
 def _consent_menu(app: App, engines: dict[int, Seat]) -> MenuScene:
     """Ask before the saved match's engine programs are started; the first item is No."""
     commands = "\n".join(f"seat {number}: {seat.command}" for number, seat in engines.items())
-
-    def close() -> None:
-        app.stack.pop()
-
-    def start() -> None:
-        close()
-        continue_match(app, programs_allowed=True)
-
-    return MenuScene(
+    return confirm_menu(
         app,
         "Start programs on this computer?",
-        [
-            MenuItem("No, do not start them", close),
-            MenuItem("Yes, start them and continue", start),
-        ],
-        subtitle=f"The saved match has seats played by programs:\n{commands}",
-        back=close,
-        overlay=True,
+        f"The saved match has seats played by programs:\n{commands}",
+        "No, do not start them",
+        "Yes, start them and continue",
+        lambda: continue_match(app, programs_allowed=True),
+    )
+
+
+def new_match(app: App) -> None:
+    """Start a new match; when a saved match would be replaced, ask first (default No)."""
+    if app.dirs.save_file.exists():
+        app.push_scene("abandon_match")
+    else:
+        app.start_match()
+
+
+def abandon_match_menu(app: App) -> MenuScene:
+    """Ask before a new match replaces the match in progress; nothing changes until Yes."""
+    return confirm_menu(
+        app,
+        "Abandon the match in progress?",
+        "A new match replaces the saved one, which cannot be continued afterwards.",
+        "No, keep it",
+        "Yes, start a new match",
+        app.start_match,
     )
 
 
@@ -114,7 +123,7 @@ class TitleScene(MenuScene):
             "MDHearts",
             [
                 MenuItem("Continue the match", resume, enabled=lambda: self.has_saved_game),
-                MenuItem("New match", app.start_match),
+                MenuItem("New match", lambda: new_match(app)),
                 MenuItem("Watch the bots play", lambda: app.start_match(watch=True)),
                 MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
                 MenuItem("Statistics", lambda: app.push_scene("statistics")),
@@ -164,3 +173,4 @@ class TitleScene(MenuScene):
 
 
 register("title", TitleScene)
+register("abandon_match", abandon_match_menu)
