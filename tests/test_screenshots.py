@@ -15,13 +15,13 @@ def test_every_moment_is_saved_at_the_window_size(tmp_path: Path) -> None:
     expected = [
         "title",
         "table-passing",
-        "table-mid-trick",
         "table-hint",
+        "table-mid-trick",
         "table-summary",
         "moon",
         "settings-over-pause",
-        "statistics",
         "match-result",
+        "statistics",
     ]
     assert names == [f"{name}-800x600.png" for name in expected]
     pictures = [pygame.image.load(str(path)) for path in saved]

@@ -33,8 +33,8 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     """Save the pictures of one window size; return their paths.
 
     The title; a seeded hand played by itself while passing, mid-trick, with a hint and at its
-    summary; the moon celebration (staged: a moon is rare in a seeded hand); the statistics
-    page; settings over the pause menu; a short match played to its result.
+    summary; the moon celebration (staged: a moon is rare in a seeded hand); settings over the
+    pause menu; a short match played to its result; then the statistics page with that match.
     """
     import pygame
 
@@ -67,8 +67,8 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         table = ScriptedTable(app, seed)
         steps: list[tuple[str, Callable[[], bool]]] = [
             ("passing", table.at_passing),
-            ("mid-trick", table.at_mid_trick),
             ("hint", table.at_hint),
+            ("mid-trick", table.at_mid_trick),
             ("summary", table.at_summary),
         ]
         for moment, reach in steps:
@@ -85,13 +85,14 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         app.push_scene("settings", overlay=True)
         app.step(1 / 60)
         save("settings-over-pause")
-        app.replace_scene("statistics")
-        app.step(1 / 60)
-        save("statistics")
         short = ScriptedTable(app, seed, rules=RuleSet(end_score=30))
         if not short.at_match_over():
             raise RuntimeError(f"the short match never ended at {name}")
         save("match-result")
+        app.replace_scene("title")
+        app.push_scene("statistics")
+        app.step(1 / 60)
+        save("statistics")
     finally:
         app.close()
         shutil.rmtree(home, ignore_errors=True)

@@ -125,9 +125,17 @@ class ScriptedTable:
             self.run_until(lambda: False, max_frames=10, act=False)
         return reached
 
-    def at_hint(self) -> bool:
-        """Run to a trick waiting for the person, ask for a hint and wait until it is shown."""
-        if not self.at_mid_trick(cards_on_table=2):
+    def at_hint(self, choices: int = 4) -> bool:
+        """Run to a play of the person's with at least ``choices`` legal cards, ask for a hint
+        and wait until it is shown."""
+        session = self.session
+        if not self.run_until(
+            lambda: (
+                self.person_ready()
+                and session.person_must_play
+                and len(session.legal_cards()) >= choices
+            )
+        ):
             return False
         self.scene.hint()
         reached = self.run_until(lambda: self.session.hint is not None, act=False)
