@@ -208,9 +208,6 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     size = archive.stat().st_size / 1e6
     print(f"made {archive} ({size:.0f} MB)")
-    if os.environ.get("GITHUB_OUTPUT"):
-        with open(os.environ["GITHUB_OUTPUT"], "a", encoding="utf-8") as output:
-            output.write(f"archive={archive}\n")
     return 0
 
 
