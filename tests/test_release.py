@@ -120,14 +120,14 @@ echo "fake mdhearts $*"
 """
 
 
-def fake_dist(tmp_path: Path, windows: bool = False) -> Path:
+def fake_dist(tmp_path: Path, windows: bool = False, text: str = FAKE_PROGRAM) -> Path:
     """Return a ``dist`` folder holding a tiny stand-in for the one-folder build."""
     dist = tmp_path / "dist"
     program = dist / "mdhearts"
     (program / "_internal" / "assets").mkdir(parents=True)
     (program / "_internal" / "assets" / "data.txt").write_text("data", encoding="utf-8")
     executable = program / ("mdhearts.exe" if windows else "mdhearts")
-    executable.write_text(FAKE_PROGRAM, encoding="utf-8")
+    executable.write_text(text, encoding="utf-8")
     executable.chmod(0o755)
     return dist
 
@@ -295,6 +295,50 @@ def test_install_script_refuses_bad_input_and_never_overwrites_what_is_not_its_o
     assert not (tmp_path / "p").exists()
     line_break = run([top / "install.sh", "--prefix", tmp_path / "a\nb"])
     assert line_break.returncode == 1 and "line break" in line_break.stderr
+
+
+# A stand-in that answers as the real program does, or misbehaves as FAKE_FAULT says.
+ANSWERING_PROGRAM = """#!/bin/sh
+folder=$(dirname "$(readlink "$0" || echo "$0")")
+case $1 in
+    --version) [ "$FAKE_FAULT" = version ] && echo "mdhearts 0.0.0" || echo "mdhearts $VERSION" ;;
+    --self-test)
+        [ "$FAKE_FAULT" = fails ] && exit 1
+        [ "$FAKE_FAULT" = writes ] && : > "$folder/settings.json"
+        echo "self-test passed" ;;
+esac
+exit 0
+"""
+
+
+@needs_sh
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [
+        ("", None),
+        ("version", "--version said 'mdhearts 0.0.0'"),
+        ("fails", "--self-test failed with status 1"),
+        ("writes", "wrote inside its own folder"),
+    ],
+)
+def test_the_archive_check_installs_runs_and_removes_the_program(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fault: str,
+    reason: str | None,
+) -> None:
+    program = ANSWERING_PROGRAM.replace("$VERSION", VERSION)
+    made = archive.make_linux(fake_dist(tmp_path, text=program), tmp_path, VERSION, "x86_64")
+    monkeypatch.setenv("FAKE_FAULT", fault)
+    status = check_release.main([str(made)])
+    out, err = capsys.readouterr()
+    if reason is None:
+        assert status == 0, err
+        assert "install.sh --uninstall removed every file" in out
+        assert "the menu entry and" in out and "--self-test passed and wrote nothing" in out
+    else:
+        assert status == 1 and reason in err
 
 
 def test_desktop_values_and_commands_are_read_as_the_menu_reads_them() -> None:
