@@ -269,8 +269,12 @@ def test_install_script_refuses_bad_input_and_never_overwrites_what_is_not_its_o
     top = unpacked(tmp_path)
     unknown = run([top / "install.sh", "--prefx", tmp_path])
     assert unknown.returncode == 2 and "usage:" in unknown.stderr
+    assert "unknown option: --prefx" in unknown.stderr
     missing = run([top / "install.sh", "--prefix"])
     assert missing.returncode == 1 and "--prefix needs a folder" in missing.stderr
+    empty = run([top / "install.sh", "--prefix="], HOME=str(tmp_path / "home"))
+    assert empty.returncode == 1 and "not an empty name" in empty.stderr
+    assert not (tmp_path / "home").exists()
     # A folder of the same name that this script did not make is left alone.
     prefix = tmp_path / "taken"
     (prefix / "lib" / "mdhearts").mkdir(parents=True)

@@ -34,16 +34,19 @@ quote() {
 }
 
 prefix=
+prefix_given=no
 uninstall=no
 while [ $# -gt 0 ]; do
     case $1 in
         --prefix)
             [ $# -ge 2 ] || { usage >&2; fail "--prefix needs a folder"; }
             prefix=$2
+            prefix_given=yes
             shift 2
             ;;
         --prefix=*)
             prefix=${1#--prefix=}
+            prefix_given=yes
             shift
             ;;
         --uninstall)
@@ -56,6 +59,7 @@ while [ $# -gt 0 ]; do
             ;;
         *)
             usage >&2
+            echo "install.sh: unknown option: $1" >&2
             exit 2
             ;;
     esac
@@ -64,7 +68,9 @@ done
 # The archive's own files are beside this script; so is the marker file in an installed copy.
 here=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 
-if [ -z "$prefix" ]; then
+if [ "$prefix_given" = yes ]; then
+    [ -n "$prefix" ] || fail "--prefix needs a folder, not an empty name"
+else
     if [ "$uninstall" = yes ] && [ -f "$here/.installed-by-mdhearts" ]; then
         prefix=$(dirname -- "$(dirname -- "$here")")  # run from PREFIX/lib/mdhearts
     else
