@@ -181,7 +181,11 @@ def check(archive: Path) -> None:
     """Run the checks that fit the archive's kind."""
     if not archive.is_file():
         raise CheckFailed(f"no archive {archive}")
-    with tempfile.TemporaryDirectory(prefix="mdhearts-release-") as folder:
+    # A bot worker that ends a moment after the program may still hold its files open (Windows
+    # cannot delete those then); what is left in the temporary folder is not the check's concern.
+    with tempfile.TemporaryDirectory(
+        prefix="mdhearts-release-", ignore_cleanup_errors=True
+    ) as folder:
         work = Path(folder)
         if archive.name.endswith(".tar.gz"):
             check_linux(archive, work)
