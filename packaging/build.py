@@ -2,15 +2,14 @@
 
 The default is one folder, ``dist/mdhearts/`` with the ``mdhearts`` program inside (fast to
 start, fewer false alarms from virus scanners); ``--onefile`` makes a single ``dist/mdhearts``
-program that unpacks itself at every start. On Linux the desktop file and the icon are put
-beside the program. Prints the build time and size.
+program that unpacks itself at every start; on macOS ``dist/MDHearts.app`` too. Prints the
+build time and size. ``packaging/archive.py`` then packs the folder for a release.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -47,11 +46,7 @@ def build(onefile: bool) -> Path:
         str(HERE / "mdhearts.spec"),
     ]
     subprocess.run(command, check=True, env=env, cwd=ROOT)
-    made = ROOT / "dist" / "mdhearts"
-    if not onefile and sys.platform.startswith("linux"):
-        shutil.copy2(HERE / "linux" / "mdhearts.desktop", made / "mdhearts.desktop")
-        shutil.copy2(ROOT / "assets" / "icon.png", made / "mdhearts.png")
-    return made
+    return ROOT / "dist" / "mdhearts"
 
 
 def main() -> int:

@@ -14,28 +14,19 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
 from game.paths import asset_path, assets_dir
 from game.table.fonts import FONT_FILES
-from game.version import VERSION
+from game.version import VERSION, version_numbers
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGING = ROOT / "packaging"
 SPEC = PACKAGING / "mdhearts.spec"
-
-
-def test_windows_version_resources_match_the_program_version() -> None:
-    numbers = tuple(int(part) for part in VERSION.split("."))
-    info = (PACKAGING / "windows" / "version_info.txt").read_text(encoding="utf-8")
-    assert f"filevers=({numbers[0]}, {numbers[1]}, {numbers[2]}, 0)" in info
-    assert f"StringStruct('ProductVersion', '{VERSION}')" in info
-    manifest = (PACKAGING / "windows" / "mdhearts.manifest").read_text(encoding="utf-8")
-    assert f'version="{VERSION}.0"' in manifest
-    assert "PerMonitorV2" in manifest
 
 
 @dataclass
@@ -63,11 +54,12 @@ class SpecRun:
         return analysis
 
 
-def run_spec(*, onefile: bool, platform: str) -> SpecRun:
+def run_spec(*, onefile: bool, platform: str, workpath: Path | None = None) -> SpecRun:
     """Execute the spec with recording stand-ins for PyInstaller's build steps.
 
     The Analysis stand-in returns distinct markers for its outputs so that the test can follow
-    where the scripts, binaries and data files go.
+    where the scripts, binaries and data files go. ``workpath`` is PyInstaller's build folder,
+    where the Windows build writes its version resource (needed for ``win32`` only).
     """
     run = SpecRun()
 
@@ -84,6 +76,7 @@ def run_spec(*, onefile: bool, platform: str) -> SpecRun:
 
     namespace: dict[str, Any] = {
         "SPECPATH": str(PACKAGING),
+        "workpath": str(workpath or "<no workpath given>"),
         **{name: step(name) for name in ("Analysis", "PYZ", "EXE", "COLLECT", "BUNDLE")},
     }
     with pytest.MonkeyPatch.context() as patch:
@@ -226,8 +219,10 @@ def test_every_asset_is_bundled_where_the_frozen_game_looks(
 
 @pytest.mark.parametrize("platform", ["linux", "win32", "darwin"])
 @pytest.mark.parametrize("onefile", [False, True])
-def test_each_build_mode_ships_the_binaries_and_the_data(onefile: bool, platform: str) -> None:
-    run = run_spec(onefile=onefile, platform=platform)
+def test_each_build_mode_ships_the_binaries_and_the_data(
+    onefile: bool, platform: str, tmp_path: Path
+) -> None:
+    run = run_spec(onefile=onefile, platform=platform, workpath=tmp_path)
     (pyz,) = run.steps("PYZ")
     assert pyz.args == ("<pure>",)
     (exe,) = run.steps("EXE")
@@ -245,7 +240,9 @@ def test_each_build_mode_ships_the_binaries_and_the_data(onefile: bool, platform
         assert len(run.steps("BUNDLE")) == (platform == "darwin")
     if platform == "win32":
         assert Path(exe.kwargs["version"]).is_file()
-        assert Path(exe.kwargs["manifest"]).is_file()
+        assert exe.kwargs["manifest"].startswith("<?xml")
+    else:
+        assert "version" not in exe.kwargs and "manifest" not in exe.kwargs
     # UPX-packed programs start slower and trip virus scanners.
     for call in run.calls:
         assert call.kwargs.get("upx", False) is False, call.step
@@ -301,3 +298,54 @@ def test_every_python_package_and_asset_folder_is_installed() -> None:
         for folder in [ROOT / "assets", *(p for p in (ROOT / "assets").rglob("*") if p.is_dir())]
     }
     assert folders <= packages, f"asset folders not installed: {sorted(folders - packages)}"
+
+
+def load_version_resource(path: Path) -> Any:
+    """Read a version resource file as PyInstaller does, with its own loader when it is here.
+
+    Its module imports ``pefile`` and ``win32api``, which PyInstaller has on Windows only;
+    reading a text file needs neither, so stand-ins are put in their place elsewhere.
+    """
+    if importlib.util.find_spec("PyInstaller") is None:
+        pytest.skip("PyInstaller is not installed (the package extra)")
+    with pytest.MonkeyPatch.context() as patch:
+        if importlib.util.find_spec("pefile") is None:
+            patch.setitem(sys.modules, "pefile", ModuleType("pefile"))
+        compat = importlib.import_module("PyInstaller.compat")
+        if not hasattr(compat, "win32api"):
+            patch.setattr(compat, "win32api", None, raising=False)
+        versioninfo = importlib.import_module("PyInstaller.utils.win32.versioninfo")
+        return versioninfo.load_version_info_from_text_file(str(path))
+
+
+def test_windows_version_resources_are_made_from_the_program_version(tmp_path: Path) -> None:
+    (exe,) = run_spec(onefile=False, platform="win32", workpath=tmp_path).steps("EXE")
+    major, minor, patch = version_numbers(VERSION)
+    info = load_version_resource(Path(exe.kwargs["version"]))
+    assert (info.ffi.fileVersionMS, info.ffi.fileVersionLS) == ((major << 16) | minor, patch << 16)
+    assert (info.ffi.productVersionMS, info.ffi.productVersionLS) == (
+        (major << 16) | minor,
+        patch << 16,
+    )
+    strings = {
+        entry.name: entry.val
+        for kid in info.kids
+        if type(kid).__name__ == "StringFileInfo"
+        for table in kid.kids
+        for entry in table.kids
+    }
+    assert strings["FileVersion"] == strings["ProductVersion"] == VERSION
+    assert strings["OriginalFilename"] == "mdhearts.exe"
+    manifest = ElementTree.fromstring(exe.kwargs["manifest"].encode("utf-8"))
+    namespace = "{urn:schemas-microsoft-com:asm.v1}"
+    identity = manifest.find(f"{namespace}assemblyIdentity")
+    assert identity is not None and identity.get("version") == f"{VERSION}.0"
+    assert "PerMonitorV2" in exe.kwargs["manifest"]
+
+
+def test_the_version_is_three_numbers() -> None:
+    assert version_numbers("1.12.0") == (1, 12, 0)
+    assert ".".join(map(str, version_numbers())) == VERSION
+    for bad in ("1.2", "1.2.3rc1", "v1.2.3", "01.2.3", "1.2.3.4", ""):
+        with pytest.raises(ValueError, match=r"MAJOR\.MINOR\.PATCH"):
+            version_numbers(bad)

@@ -158,7 +158,7 @@ def test_a_killed_worker_is_replaced_and_the_fallback_played(worker: BotWorker) 
         worker.poll()
         time.sleep(0.005)
     assert worker.pid is not None
-    os.kill(worker.pid, signal.SIGKILL)
+    os.kill(worker.pid, getattr(signal, "SIGKILL", signal.SIGTERM))  # Windows: SIGTERM ends it
     result, _ = wait_for(worker, request_id)
     decision = result.decision
     assert decision.fallback == "the bot worker stopped" and not decision.timed_out
