@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pygame
 import pytest
 from table_driver import Driver, MakeDriver
 
 from ai.think import Decision
+from game.table import app as app_module
 from game.table.bot_requests import InlineBots
 from game.table.scene import Scene
 from game.table.scenes.table import TableScene
@@ -36,12 +37,17 @@ class HeldBots(InlineBots):
 
 
 def run_loop(
-    driver: Driver, scene: Scene, seconds: float, events: Sequence[pygame.event.Event] = ()
+    driver: Driver,
+    scene: Scene,
+    seconds: float,
+    events: Sequence[pygame.event.Event] = (),
+    look: Callable[[], None] | None = None,
 ) -> list[float]:
     """Run the real loop with ``scene`` on top for ``seconds``, ``events`` waiting as input.
 
-    A QUIT event posted by an SDL timer ends it. Returns when each frame was shown, in seconds
-    from the start (one entry per ``pygame.display.flip`` call).
+    A QUIT event posted by an SDL timer ends it; ``look`` is called as each frame is shown.
+    Returns when each frame was shown, in seconds from the start (one entry per
+    ``pygame.display.flip`` call).
     """
     app = driver.app
     shown: list[float] = []
@@ -49,6 +55,8 @@ def run_loop(
 
     def counting_flip() -> None:
         shown.append(time.perf_counter() - start)
+        if look is not None:
+            look()
         flip()
 
     if scene in app.stack.scenes:
@@ -119,6 +127,32 @@ def test_a_card_chosen_rises_in_frames_then_the_table_is_still_again(
     assert table.frame_due_in() is None
     after = run_loop(driver, table, 0.4)
     assert len(after) <= 1, f"{len(after)} frames shown after the card had risen"
+
+
+def test_a_pass_clicked_while_the_loop_sleeps_is_shown_from_its_first_frame(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The time asleep before a click is not played as part of the move the click starts."""
+    monkeypatch.setattr(app_module, "IDLE_POLL_S", 0.5)  # the click comes well into a sleep
+    driver = drivers()
+    table = table_waiting_for_the_pass(driver)
+    for card in table.view.shown.hand[:3]:
+        driver.click_card(card)
+    driver.step(60)
+    beats: list[tuple[str, float]] = []
+
+    def look() -> None:
+        beat = table.view.timeline.current
+        if beat is not None:
+            beats.append((beat.name, beat.elapsed))
+
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=table.pass_button.rect.center, button=1)
+    pygame.time.set_timer(click, 300, loops=1)  # arrives while the loop sleeps
+    run_loop(driver, table, 0.6, look=look)
+    assert not table.session.person_must_pass
+    assert beats, "the pass was not shown"
+    name, elapsed = beats[0]
+    assert elapsed <= 1.5 / app_module.FPS, f"the first frame showed {elapsed:.3f} s of {name!r}"
 
 
 def test_a_bots_answer_is_shown_promptly_and_thinking_draws_few_frames(

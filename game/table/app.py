@@ -273,17 +273,28 @@ class App:
             self.draw()
 
     def advance(self, dt: float) -> bool:
-        """Handle the waiting input and move time on by ``dt``; return whether to draw.
+        """Handle the waiting input and move time on by ``dt``; return whether to draw."""
+        had_input = self._handle_input()
+        if not self.running:
+            return False
+        return self._move_time(dt) or had_input
 
-        The picture changed when input arrived, a screen opened or closed, a message came or
-        went, something asked for a frame (``request_frame``), or the top screen animates,
-        reached one of its timers, or started or stopped timing (``Scene.frame_due_in``).
-        """
+    def _handle_input(self) -> bool:
+        """Hand every waiting event on; return whether there was any (it changes the picture)."""
         events = pygame.event.get()
         for event in events:
             self.handle(event)
             if not self.running:
-                return False
+                break
+        return bool(events)
+
+    def _move_time(self, dt: float) -> bool:
+        """Move the messages and the top screen on by ``dt``; return whether to draw.
+
+        The picture changed when a screen opened or closed, a message came or went, something
+        asked for a frame (``request_frame``), or the top screen animates, reached one of its
+        timers, or started or stopped timing (``Scene.frame_due_in``).
+        """
         dt = min(max(dt, 0.0), MAX_DT)
         top = self.stack.top
         due = self.next_frame_in()
@@ -295,8 +306,7 @@ class App:
             top.update(dt)
         top = self.stack.top
         return (
-            bool(events)
-            or self._frame_wanted
+            self._frame_wanted
             or self.stack.scenes != self._drawn_scenes
             or (due is not None and due <= dt + TIME_SLACK_S)
             or self.next_frame_in() == 0
@@ -348,12 +358,19 @@ class App:
         While the picture changes, turns come at the display's pace. While it does not, the
         turn first sleeps until input arrives, the next timer comes due or ``IDLE_POLL_S``
         passes, then moves time on (polling the bots) and draws only if something changed.
+        The time asleep is moved on before the input is handled, so a move the input starts
+        begins at its first frame.
         """
         due = self.next_frame_in()
-        if due is None or due > 0:
+        still = due is None or due > 0
+        if still:
             self._sleep_until_input(IDLE_POLL_S if due is None else min(due, IDLE_POLL_S))
         dt = self.clock.tick(FPS) / 1000
-        if self.advance(dt) and self.running:
+        changed = False
+        if still and dt > 1 / FPS:
+            changed = self._move_time(dt - 1 / FPS)
+            dt = 1 / FPS
+        if (self.advance(dt) or changed) and self.running:
             self.draw()
             return True
         return False
