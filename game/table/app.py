@@ -367,7 +367,7 @@ class App:
             self._sleep_until_input(IDLE_POLL_S if due is None else min(due, IDLE_POLL_S))
         dt = self.clock.tick(FPS) / 1000
         changed = False
-        if still and dt > 1 / FPS:
+        if still and dt > 1 / FPS and pygame.event.peek():
             changed = self._move_time(dt - 1 / FPS)
             dt = 1 / FPS
         if (self.advance(dt) or changed) and self.running:
