@@ -208,3 +208,18 @@ def test_a_resize_while_a_frame_is_drawn_shows_no_frame_of_the_old_size(
     for surface_size, layout_size, table_follows in shown:
         assert layout_size == surface_size, f"a frame laid out for {layout_size} was shown"
         assert table_follows
+
+
+def test_the_idle_benchmark_measures_the_title_and_the_table_drawing_nothing() -> None:
+    from bench.idle import IDLE_HEADER, idle_rows, run_idle, target_rows
+
+    results = run_idle((800, 600), 0.5)
+    assert [result.moment for result in results] == [
+        "title menu",
+        "table waiting for the person's pass",
+    ]
+    for result in results:
+        assert result.frames == 0, f"{result.frames} frames drawn on the idle {result.moment}"
+        assert result.seconds >= 0.5 and result.cpu_seconds >= 0
+    assert all(len(row) == len(IDLE_HEADER) for row in idle_rows(results))
+    assert [row[2] in ("met", "not met") for row in target_rows(results)] == [True, True]
