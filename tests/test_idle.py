@@ -223,3 +223,17 @@ def test_the_idle_benchmark_measures_the_title_and_the_table_drawing_nothing() -
         assert result.seconds >= 0.5 and result.cpu_seconds >= 0
     assert all(len(row) == len(IDLE_HEADER) for row in idle_rows(results))
     assert [row[2] in ("met", "not met") for row in target_rows(results)] == [True, True]
+
+
+def test_the_real_loop_shows_a_watched_hand_to_its_summary(drivers: MakeDriver) -> None:
+    """Nothing stalls in the sleeping loop: every beat, answer and timer moves the hand on."""
+    from game.table.scenes.summary import HandSummary
+
+    driver = drivers()
+    app = driver.app
+    app.settings = app.settings.with_changes(speed="fast", opponents=("easy",) * 3)
+    app.start_match(watch=True)
+    deadline = time.perf_counter() + 60
+    app.run_until(lambda: isinstance(app.stack.top, HandSummary) or time.perf_counter() > deadline)
+    assert isinstance(app.stack.top, HandSummary), driver.describe()
+    assert driver.table.session.controller.phase == "hand_over"
