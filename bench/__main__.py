@@ -43,7 +43,8 @@ BENCHES = (
     Bench(
         "frames",
         "bench.frames",
-        "table frame time (p50/p99) through one hand of hard bots; first frame after launch",
+        "table frame time (p50/p99) through one hand of hard bots; first frame after launch; "
+        "idle CPU of the loop",
     ),
 )
 

@@ -6,7 +6,9 @@ bots and a hard bot in the person's seat (watch mode) play one seeded hand at th
 animation speed: deal, pass, 13 tricks and their collection, until the hand summary appears.
 Frames are paced by ``pygame.time.Clock().tick(60)`` as in the game; each frame's work is the
 time ``App.step`` takes (input, update, drawing and ``display.flip``), without the wait for the
-next tick. The first frame after launch from source is timed in fresh interpreters.
+next tick. The first frame after launch from source is timed in fresh interpreters. The CPU the
+real loop takes while nothing moves (the title menu, the table waiting for the pass) is
+measured by ``bench.idle``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bench import add_markdown_option, machine_info, publish
+from bench.idle import IDLE_HEADER, IdleCpu, idle_rows, run_idle, target_rows
 from bench.rules import render_markdown, render_text
 
 if TYPE_CHECKING:
@@ -538,7 +541,9 @@ def first_frame_table(results: Sequence[FirstFrame]) -> ResultTable:
     )
 
 
-def targets_table(runs: Sequence[HandRun], firsts: Sequence[FirstFrame]) -> ResultTable:
+def targets_table(
+    runs: Sequence[HandRun], firsts: Sequence[FirstFrame], idles: Sequence[IdleCpu] = ()
+) -> ResultTable:
     """Return each target at each size, met or not met."""
     rows = []
     for run in runs:
@@ -558,6 +563,7 @@ def targets_table(runs: Sequence[HandRun], firsts: Sequence[FirstFrame]) -> Resu
                 status,
             ]
         )
+    rows += target_rows(list(idles))
     return ("Targets", ["target", "measured", "status"], rows)
 
 
@@ -628,6 +634,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="fresh interpreters per size for the first frame (default 3; 0 to skip)",
     )
     parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds of the real loop measured on the idle title menu and the idle table, "
+        "per size (default 5; 0 to skip)",
+    )
+    parser.add_argument(
         "--profile",
         type=int,
         default=0,
@@ -667,6 +681,8 @@ def _info(args: argparse.Namespace, sizes: Sequence[tuple[int, int]]) -> dict[st
         command += f" --seed {args.seed}"
     if args.think_ms is not None:
         command += f" --think-ms {args.think_ms:g}"
+    if args.idle_seconds != 5.0:
+        command += f" --idle-seconds {args.idle_seconds:g}"
     info["command"] = command
     info["sizes"] = ", ".join(_size(size) for size in sizes)
     return info
@@ -688,9 +704,11 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.title_seconds < 0 or args.max_seconds <= 0:
+    if args.title_seconds < 0 or args.max_seconds <= 0 or args.idle_seconds < 0:
         print(
-            "--title-seconds must not be negative, --max-seconds must be positive", file=sys.stderr
+            "--title-seconds and --idle-seconds must not be negative, --max-seconds must be "
+            "positive",
+            file=sys.stderr,
         )
         return 2
     info = _info(args, sizes)
@@ -707,6 +725,11 @@ def run(args: argparse.Namespace) -> int:
                 args.max_seconds,
             )
         )
+    idles: list[IdleCpu] = []
+    if args.idle_seconds:
+        for size in sizes:
+            print(f"measuring the idle loop at {_size(size)} …", file=sys.stderr, flush=True)
+            idles += run_idle(size, args.idle_seconds)
     firsts = []
     if args.first_frame_runs:
         for size in sizes:
@@ -715,9 +738,17 @@ def run(args: argparse.Namespace) -> int:
     results: list[ResultTable] = []
     for hand in runs:
         results += hand_tables(hand)
+    if idles:
+        results.append(
+            (
+                "Idle CPU: the real loop while nothing moves (the table's process only)",
+                IDLE_HEADER,
+                idle_rows(idles),
+            )
+        )
     if firsts:
         results.append(first_frame_table(firsts))
-    results.append(targets_table(runs, firsts))
+    results.append(targets_table(runs, firsts, idles))
     text = TITLE + "\n" + render_text(info, results).split("\n", 1)[1]
     if args.profile:
         for size in sizes:

@@ -1,8 +1,10 @@
 """The running table: the window, the main loop, and the services the screens share.
 
-The loop runs at the display's pace (``Clock.tick``), hands input to the top screen, moves
-time on and draws. Nothing in a frame waits: bots think in the worker process, saves are
-written by a background thread, and the worker's answers are polled.
+The loop hands input to the top screen, moves time on and draws. While something moves it runs
+at the display's pace (``Clock.tick``); while nothing does, it draws nothing and sleeps until
+input arrives or a timer comes due, waking a few times a second to poll the bots' answers.
+Nothing in a frame waits: bots think in the worker process and saves are written by a
+background thread.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import contextlib
 import os
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 from ai.telemetry import telemetry_from_env
@@ -42,6 +45,14 @@ FPS = 60
 #: The longest step of time one frame may take (a stall is not replayed as a jump).
 MAX_DT = 0.1
 TOAST_SECONDS = 4.0
+#: The longest the loop sleeps while nothing moves: the bots' answers, the saver's errors and
+#: the screens' timers are looked at this often, so a bot's move shows within this time.
+IDLE_POLL_S = 0.05
+#: How often a sleeping loop looks for input (less than a frame at 60 Hz). pygame's own
+#: ``event.wait(timeout)`` looks every millisecond, which costs about 5 % of a core by itself.
+INPUT_POLL_S = 0.01
+#: Slack when comparing a timer with the time moved on (the two sums round differently).
+TIME_SLACK_S = 1e-6
 
 
 def display_surface() -> pygame.Surface:
@@ -99,6 +110,10 @@ class App:
         self.clock = pygame.time.Clock()
         self.running = True
         self.frame_times: list[float] = []
+        #: Frames shown so far (``display.flip`` calls).
+        self.frames_drawn = 0
+        self._frame_wanted = True
+        self._drawn_scenes: list[Scene] = []
         if isinstance(self.bots, WorkerBots):
             self.bots.start()
 
@@ -130,6 +145,7 @@ class App:
             self.windowed_size = self.screen.get_size()
         for scene in self.stack.scenes:
             scene.resize()
+        self.request_frame()
 
     # -- services for the screens ---------------------------------------------------------
 
@@ -158,12 +174,18 @@ class App:
         """Show a short message at the top of the window."""
         kept = [(t, s) for t, s in self.toasts if t != text][-2:]
         self.toasts = [*kept, (text, seconds)]
+        self.request_frame()
+
+    def request_frame(self) -> None:
+        """Have the loop draw the next frame: the picture changed without input or a timer."""
+        self._frame_wanted = True
 
     def change_settings(self, settings: Settings) -> None:
         """Use and save new settings."""
         self.settings = settings
         self.sounds.enabled = settings.sound
         self.save_settings()
+        self.request_frame()
 
     def save_settings(self) -> None:
         """Write the settings in the background."""
@@ -241,35 +263,136 @@ class App:
             top.handle(event)
 
     def step(self, dt: float) -> None:
-        """Run one frame: input, time, drawing."""
-        for event in pygame.event.get():
+        """Run one frame: input, time, drawing.
+
+        The frame is always drawn, so tests and tools that step frames by hand see the state
+        they stepped to; the loop (``turn``) draws only when the picture changed.
+        """
+        self.advance(dt)
+        if self.running:
+            self.draw()
+
+    def advance(self, dt: float) -> bool:
+        """Handle the waiting input and move time on by ``dt``; return whether to draw."""
+        had_input = self._handle_input()
+        if not self.running:
+            return False
+        return self._move_time(dt) or had_input
+
+    def _handle_input(self) -> bool:
+        """Hand every waiting event on; return whether there was any (it changes the picture)."""
+        events = pygame.event.get()
+        for event in events:
             self.handle(event)
             if not self.running:
-                return
+                break
+        return bool(events)
+
+    def _move_time(self, dt: float) -> bool:
+        """Move the messages and the top screen on by ``dt``; return whether to draw.
+
+        The picture changed when a screen opened or closed, a message came or went, something
+        asked for a frame (``request_frame``), or the top screen animates, reached one of its
+        timers, or started or stopped timing (``Scene.frame_due_in``).
+        """
         dt = min(max(dt, 0.0), MAX_DT)
+        top = self.stack.top
+        due = self.next_frame_in()
+        timing = top is not None and top.frame_due_in() is not None
         self.toasts = [(text, left - dt) for text, left in self.toasts if left - dt > 0]
         for message in self.saver.errors():
             self.toast(message, TOAST_SECONDS * 2)
-        top = self.stack.top
         if top is not None:
             top.update(dt)
-        self.draw()
+        top = self.stack.top
+        return (
+            self._frame_wanted
+            or self.stack.scenes != self._drawn_scenes
+            or (due is not None and due <= dt + TIME_SLACK_S)
+            or self.next_frame_in() == 0
+            or timing != (top is not None and top.frame_due_in() is not None)
+        )
+
+    def next_frame_in(self) -> float | None:
+        """Return how soon the picture changes by itself, in seconds (None: only by input).
+
+        ``0`` while the top screen animates or a frame was asked for; else the nearest of the
+        top screen's timers and the messages' ends.
+        """
+        if self._frame_wanted:
+            return 0.0
+        waits = [left for _, left in self.toasts]
+        top = self.stack.top
+        due = None if top is None else top.frame_due_in()
+        if due is not None:
+            waits.append(max(due, 0.0))
+        return min(waits, default=None)
 
     def draw(self) -> None:
-        """Draw the visible screens and the messages, then show the frame."""
+        """Draw the visible screens and the messages, then show the frame.
+
+        A resize that landed while the frame was drawn is looked for just before it is shown:
+        the frame is then drawn again at the new size, so no frame of the old size is shown
+        in the resized window.
+        """
+        self._paint()
+        pygame.event.pump()
+        if display_surface().get_size() != self.layout.size:
+            self._resized()
+            self._paint()
+        pygame.display.flip()
+        self.frames_drawn += 1
+        self._frame_wanted = False
+        self._drawn_scenes = list(self.stack.scenes)
+
+    def _paint(self) -> None:
         from game.table.hud import draw_toasts
 
         for scene in self.stack.visible():
             scene.draw(self.screen)
         draw_toasts(self.screen, self.layout, [text for text, _ in self.toasts])
-        pygame.display.flip()
+
+    def turn(self) -> bool:
+        """Run one turn of the loop; return whether a frame was drawn.
+
+        While the picture changes, turns come at the display's pace. While it does not, the
+        turn first sleeps until input arrives, the next timer comes due or ``IDLE_POLL_S``
+        passes, then moves time on (polling the bots) and draws only if something changed.
+        The time asleep is moved on before the input is handled, so a move the input starts
+        begins at its first frame.
+        """
+        due = self.next_frame_in()
+        still = due is None or due > 0
+        if still:
+            self._sleep_until_input(IDLE_POLL_S if due is None else min(due, IDLE_POLL_S))
+        dt = self.clock.tick(FPS) / 1000
+        changed = False
+        if still and dt > 1 / FPS and pygame.event.peek():
+            changed = self._move_time(dt - 1 / FPS)
+            dt = 1 / FPS
+        if (self.advance(dt) or changed) and self.running:
+            self.draw()
+            return True
+        return False
+
+    def _sleep_until_input(self, seconds: float) -> None:
+        """Sleep up to ``seconds``, waking within ``INPUT_POLL_S`` when input arrives."""
+        deadline = time.perf_counter() + seconds
+        while not pygame.event.peek():
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
+            time.sleep(min(INPUT_POLL_S, left))
 
     def run(self, first: Scene) -> None:
         """Show ``first`` and run the loop until the player quits."""
         self.stack.push(first)
-        while self.running and self.stack.top is not None:
-            dt = self.clock.tick(FPS) / 1000
-            self.step(dt)
+        self.run_until(lambda: False)
+
+    def run_until(self, done: Callable[[], bool]) -> None:
+        """Run the loop until the player quits, the last screen closes or ``done()`` holds."""
+        while self.running and self.stack.top is not None and not done():
+            self.turn()
 
     def close(self) -> None:
         """Save what is pending, stop the bots and close the window."""

@@ -1,10 +1,14 @@
 """Screens as a stack: the top one gets the input; overlays draw over the one below.
 
 A scene changes its state in ``handle`` and ``update(dt)`` and only reads it in ``draw``, so a
-frame is a picture of the state at one moment. Screens open each other by name
-(``app.push_scene("last_trick", table)`` makes ``scene_named("last_trick", app, table)``), so
-no screen imports another to show it: each registers itself when its module is imported, and
-importing ``game.table.scenes`` imports them all.
+frame is a picture of the state at one moment. The loop draws a frame only when the picture may
+have changed: input arrived, or the top scene says through ``frame_due_in`` that it animates or
+that one of its timers comes due; otherwise the last frame stays on screen.
+
+Screens open each other by name (``app.push_scene("last_trick", table)`` makes
+``scene_named("last_trick", app, table)``), so no screen imports another to show it: each
+registers itself when its module is imported, and importing ``game.table.scenes`` imports them
+all.
 """
 
 from __future__ import annotations
@@ -43,6 +47,18 @@ class Scene:
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene; never changes state."""
+
+    def frame_due_in(self) -> float | None:
+        """Return how soon this scene's picture changes by itself, in seconds.
+
+        ``0`` while it animates (frames are drawn at the display's pace); a positive time when
+        a timer will change it then (a message ending, say: the loop sleeps until then);
+        ``None`` when only input changes it (the loop draws nothing until an event arrives).
+        Asked of the top scene before and after each ``update``; like ``draw``, it never
+        changes state. Work that changes nothing on screen (polling the bots) needs no frame:
+        the loop updates the top scene several times a second even while it sleeps.
+        """
+        return None
 
 
 class SceneStack:

@@ -333,6 +333,17 @@ class TableView:
         self.layout = layout
         self._motions.clear()
 
+    def next_change_in(self) -> float | None:
+        """Return how soon the shown table changes by itself, in seconds (None: it is still).
+
+        ``0`` while a beat runs or a card glides; else the time left of the received cards'
+        glow. A finished trick waiting for a click is still.
+        """
+        running = not self.timeline.idle and not self.waiting_for_click
+        if running or any(not motion.done for motion in self._motions.values()):
+            return 0.0
+        return self._glow_left if self._glow_left > 0 else None
+
     # -- where the cards are --------------------------------------------------------------
 
     def hand_targets(self, lifted: Iterable[int] = ()) -> dict[int, Point]:

@@ -136,9 +136,9 @@ class Moment(Scene):
         if self.age == 0.0:
             self.app.sounds.play(self.sound)
 
-    def animating(self) -> bool:
+    def frame_due_in(self) -> float | None:
         """A moment moves every frame until it ends."""
-        return not self.finished
+        return None if self.finished else 0.0
 
     def finish(self) -> None:
         """End the moment now and go on to what follows it."""

@@ -72,6 +72,12 @@ class HandSummary(Scene):
         else:
             self.button.label = f"{self.label} ({math.ceil(self.auto_left)})"
 
+    def frame_due_in(self) -> float | None:
+        """While watching, the countdown on the button changes every second."""
+        if self.auto_left is None:
+            return None
+        return max(0.0, self.auto_left - (math.ceil(self.auto_left) - 1))
+
     def go_on(self) -> None:
         """Close the summary and deal the next hand (or show the match result)."""
         self.app.stack.remove(self)

@@ -43,6 +43,8 @@ GAIN_SECONDS = 1.4
 #: The ring around the card the keyboard is on, and its dark outer edge.
 FOCUS_RING = theme.ACCENT
 FOCUS_EDGE = (20, 20, 20)
+#: Steps per second of the dots after a thinking bot's name.
+THINKING_DOTS_PER_S = 3
 
 
 @dataclass
@@ -596,6 +598,30 @@ class TableScene(Scene):
         """Draw card faces and sounds ahead of need, a little each frame."""
         self.app.warm_up(WARM_BUDGET_S)
 
+    def frame_due_in(self) -> float | None:
+        """Return how soon the table's picture changes by itself (see ``Scene.frame_due_in``).
+
+        ``0`` while cards move, points rise, a hint is awaited, or a bot's move or an owed
+        summary waits for the next update; else the nearest of a message's end, the next step
+        of the thinking dots, the end of the received cards' glow and a forced card's play.
+        """
+        session = self.session
+        awaiting_hint = self.show_analysis and session.hint is None
+        if self.summary_due is not None or self.gains or awaiting_hint:
+            return 0.0
+        if self.view.idle and session.has_ready_move():
+            return 0.0
+        waits = [self.view.next_change_in()]
+        if self.message is not None:
+            waits.append(self.message[1])
+        if session.thinking_seats():
+            waits.append(
+                (int(self.clock * THINKING_DOTS_PER_S) + 1) / THINKING_DOTS_PER_S - self.clock
+            )
+        if self.forced_wait > 0:
+            waits.append(AUTO_PLAY_DELAY - self.forced_wait)
+        return min((wait for wait in waits if wait is not None), default=None)
+
     # -- drawing --------------------------------------------------------------------------
 
     def _pass_button_shown(self) -> bool:
@@ -694,7 +720,7 @@ class TableScene(Scene):
             draw_panel(surface, rect, theme.PANEL, border, width=2 if active else 1)
             name = self.seat_name(seat)
             if seat in thinking:
-                name += " " + "·" * (1 + int(self.clock * 3) % 3)
+                name += " " + "·" * (1 + int(self.clock * THINKING_DOTS_PER_S) % 3)
             px = layout.text(15)
             draw_text(
                 surface,

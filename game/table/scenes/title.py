@@ -106,6 +106,9 @@ def abandon_match_menu(app: App) -> MenuScene:
 class TitleScene(MenuScene):
     """The first screen."""
 
+    #: Whether the table's cards and sounds are all prepared (the fans then show).
+    warmed = False
+
     def __init__(self, app: App) -> None:
         self.has_saved_game = app.dirs.save_file.exists()
         self._turned: dict[tuple[int, int, float], pygame.Surface] = {}
@@ -136,7 +139,11 @@ class TitleScene(MenuScene):
 
     def update(self, dt: float) -> None:
         """Prepare the cards and sounds while the menu waits (nothing moves here)."""
-        self.app.warm_up(TITLE_WARM_BUDGET_S)
+        self.warmed = self.app.warm_up(TITLE_WARM_BUDGET_S)
+
+    def frame_due_in(self) -> float | None:
+        """Return 0 (a frame each tick) until the cards are prepared, then None: it is still."""
+        return None if self.warmed else 0.0
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the menu with a fan of cards on each side when the window is wide enough."""
