@@ -41,6 +41,7 @@ from core.cards import card_text, count, has_card
 from core.controller import Controller
 from core.match import EarlierHands, HandRecord, MatchState
 from core.observation import Observation
+from core.record import loads_record
 
 #: A decision losing at least this many points is an inaccuracy: a real but small slip.
 INACCURACY_POINTS = 0.5
@@ -388,6 +389,24 @@ def review_hands(
     check_samples(samples)
     decisions = [decision for hand in hands for decision in seat_decisions(controller, seat, hand)]
     return review_decisions(decisions, samples, seed, think_ms, progress)
+
+
+def review_record(
+    record: str | bytes,
+    seat: int,
+    hands: Iterable[int],
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    think_ms: float | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Return the review of ``seat``'s decisions in these hands of a record's text.
+
+    The whole input is plain data, so a worker process can be handed it. Raises RecordError
+    for text that is not a valid record, ReviewError for a seat or hand it does not hold.
+    """
+    controller = loads_record(record)
+    return review_hands(controller, seat, hands, samples, seed, think_ms, progress)
 
 
 def _text(cards: Sequence[int]) -> str:

@@ -21,12 +21,15 @@ from ai.review import (
     decision_seed,
     review_decision,
     review_hands,
+    review_record,
     seat_decisions,
 )
 from core.actions import Action, PassAction, PlayAction
 from core.cards import QUEEN_OF_SPADES, SUIT_MASKS, TWO_OF_CLUBS, card_text, cards_of, mask_of
 from core.controller import Controller
+from core.errors import RecordError
 from core.match import HandRecord, MatchState, deal_for
+from core.record import dumps_record
 from core.rules import RuleSet, pass_receiver
 
 SAMPLES = 30
@@ -100,6 +103,17 @@ def test_reviewing_is_deterministic_and_depends_on_the_seed() -> None:
     assert first == again
     other = review_hands(controller, 0, [1], samples=SAMPLES, seed=4).to_dict()
     assert [d["loss"] for d in other["decisions"]] != [d["loss"] for d in first["decisions"]]
+
+
+def test_a_record_text_is_reviewed_as_its_match() -> None:
+    controller = played_hand(32, "random")
+    text = dumps_record(controller)
+    progress: list[tuple[int, int]] = []
+    review = review_record(text, 0, [1], SAMPLES, 6, progress=lambda *step: progress.append(step))
+    assert review == review_hands(controller, 0, [1], samples=SAMPLES, seed=6)
+    assert progress == [(done, 14) for done in range(1, 15)]
+    with pytest.raises(RecordError):
+        review_record("{}", 0, [1], SAMPLES)
 
 
 def test_a_decision_is_reviewed_alike_alone_or_with_the_others() -> None:
