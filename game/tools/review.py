@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 from ai.review import (
+    DECIMALS,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     MAX_SAMPLES,
@@ -202,7 +203,7 @@ def review_text(review: Review, controller: Controller, seat: int, samples: int,
         lines += ["", f"Hand {hand} ({passing}):"]
         lines += [f"  {decision_line(decision, subject)}" for decision in mine]
         if len(hands) > 1:
-            lost = round(sum(decision.loss for decision in mine), 2)
+            lost = round(sum(decision.loss for decision in mine), DECIMALS)
             lines.append(f"  Lost in hand {hand}: {_points(lost)}.")
     grades = [decision.grade for decision in review.decisions]
     counts = [
@@ -225,7 +226,8 @@ def _count(number: int, one: str, many: str) -> str:
 
 def _progress(done: int, total: int) -> None:
     """Show how far the review is, on a terminal only."""
-    tell(f"\rreviewing decision {done} of {total}" + ("\r\x1b[K" if done == total else ""))
+    text = f"reviewing decision {done} of {total}"
+    tell(f"\r{text}" + (f"\r{' ' * len(text)}\r" if done == total else ""))
 
 
 def run(argv: list[str]) -> str:
