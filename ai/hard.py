@@ -160,7 +160,8 @@ class HardBot:
 
     ``max_samples`` bounds the deals per decision; without a budget handed in, it also lifts the
     ``think_ms`` deadline, so the decision depends on the seed alone. ``rollouts`` is the number
-    of rollouts per deal and candidate card in play.
+    of rollouts per deal and candidate card in play. ``play_values`` and ``pass_values`` give
+    the search's value of every candidate, for a coach or an analysis tool.
     """
 
     def __init__(
