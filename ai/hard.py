@@ -28,7 +28,8 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
@@ -159,7 +160,8 @@ class HardBot:
 
     ``max_samples`` bounds the deals per decision; without a budget handed in, it also lifts the
     ``think_ms`` deadline, so the decision depends on the seed alone. ``rollouts`` is the number
-    of rollouts per deal and candidate card in play.
+    of rollouts per deal and candidate card in play. ``play_values`` and ``pass_values`` give
+    the search's value of every candidate, for a coach or an analysis tool.
     """
 
     def __init__(
@@ -185,13 +187,18 @@ class HardBot:
         return Budget.for_ms(self.think_ms)
 
     def _run(
-        self, budget: Budget, batch: Callable[[int, int], None], cap: int | None = None
+        self,
+        budget: Budget,
+        batch: Callable[[int, int], None],
+        cap: int | None = None,
+        least: int = 0,
     ) -> int:
         """Call ``batch(first, size)`` on deals ``first``.. until done or out of time.
 
         Stops at ``max_samples`` or ``cap`` deals (``UNTIMED_SAMPLES`` when nothing else bounds
-        the search); batch sizes follow the measured time per deal, aiming at ``BATCH_SECONDS``.
-        Returns the number of deals evaluated.
+        the search), but not for the budget before ``least`` deals; batch sizes follow the
+        measured time per deal, aiming at ``BATCH_SECONDS``. Returns the number of deals
+        evaluated.
         """
         limits = [limit for limit in (self.max_samples, cap) if limit is not None]
         if not limits and budget.deadline is None:
@@ -200,7 +207,7 @@ class HardBot:
         done = 0
         size = 2
         while limit is None or done < limit:
-            if budget.expired():
+            if done >= least and budget.expired():
                 break
             if limit is not None:
                 size = min(size, limit - done)
@@ -226,6 +233,40 @@ class HardBot:
         if len(legal) == 1:
             self.last_decision = _decision(0, 0, {}, card_text(legal[0]), exact)
             return legal[0]
+        values = self._play_values(observation, legal, budget, 0)
+        if values.samples == 0:
+            card = policy_card(observation.hand, table_of(observation, read_knowledge(observation)))
+            self.last_decision = _decision(0, 0, {}, card_text(card), exact)
+            return card
+        best = values.best()
+        labels = [card_text(card) for card in legal]
+        self.last_decision = _decision(
+            values.samples,
+            values.runs * len(legal),
+            _mean_values(labels, values.totals, values.runs),
+            labels[best],
+            exact,
+        )
+        return legal[best]
+
+    def play_values(
+        self, observation: Observation, budget: Budget | None = None, *, min_samples: int = 0
+    ) -> SearchValues:
+        """Return the cost of every legal card, all measured on the same sampled deals.
+
+        This is ``choose_play``'s search, for a coach or an analysis tool: it measures a forced
+        card too. The budget (default: the bot's own) may stop it, but not before
+        ``min_samples`` deals. Raises ValueError when it is not the observed seat's turn.
+        """
+        legal = cards_of(observation.legal_mask())
+        if not legal:
+            raise ValueError("it is not this seat's turn to play")
+        return self._play_values(observation, legal, self._budget(budget), min_samples)
+
+    def _play_values(
+        self, observation: Observation, legal: Sequence[int], budget: Budget, least: int
+    ) -> SearchValues:
+        exact = count(observation.hand) <= EXACT_CARDS
         knowledge = read_knowledge(observation)
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
@@ -244,22 +285,9 @@ class HardBot:
         # An exact search gives the same answer on the same deal: a few passes over a small
         # set of deals measure it as well as any number of samples.
         cap = EXACT_COVERAGE * sampler.deal_count if exact else None
-        samples = self._run(budget, batch, cap)
-        if samples == 0:
-            card = policy_card(observation.hand, table)
-            self.last_decision = _decision(0, 0, {}, card_text(card), exact)
-            return card
-        per_candidate = samples * (1 if exact else self.rollouts)
-        best = min(range(len(legal)), key=lambda slot: totals[slot])
-        labels = [card_text(card) for card in legal]
-        self.last_decision = _decision(
-            samples,
-            per_candidate * len(legal),
-            _mean_values(labels, totals, per_candidate),
-            labels[best],
-            exact,
-        )
-        return legal[best]
+        samples = self._run(budget, batch, cap, least)
+        runs = samples * (1 if exact else self.rollouts)
+        return SearchValues(tuple((card,) for card in legal), tuple(totals), samples, runs, exact)
 
     # -- passing -------------------------------------------------------------------------------
 
@@ -268,8 +296,55 @@ class HardBot:
     ) -> tuple[int, int, int]:
         """Return the candidate pass with the lowest mean cost over simulated hands."""
         budget = self._budget(budget)
+        candidates = pass_candidates(observation.hand)
+        values = self._pass_values(observation, candidates, budget, 0)
+        best = values.best() if values.samples else 0
+        labels = [" ".join(card_text(card) for card in passed) for passed in candidates]
+        self.last_decision = _decision(
+            values.samples,
+            values.runs * len(candidates),
+            _mean_values(labels, values.totals, values.runs) if values.samples else {},
+            labels[best],
+            False,
+        )
+        return candidates[best]
+
+    def pass_values(
+        self,
+        observation: Observation,
+        budget: Budget | None = None,
+        *,
+        extra: Iterable[Iterable[int]] = (),
+        min_samples: int = 0,
+    ) -> SearchValues:
+        """Return the cost of the candidate passes and of ``extra`` sets, on the same hands.
+
+        The candidates are ``choose_pass``'s (``pass_candidates``, each three cards in card
+        order); each extra set of three cards of the hand (the pass a player chose, say) is
+        added in card order unless it is one of them. The budget (default: the bot's own) may
+        stop the search, but not before ``min_samples`` deals. Raises ValueError when the seat
+        has no pass to choose or an extra set is not three different cards of its hand.
+        """
+        if not observation.must_pass:
+            raise ValueError("this seat has no pass to choose")
+        candidates = pass_candidates(observation.hand)
+        for cards in extra:
+            ordered = tuple(sorted(set(cards)))
+            if len(ordered) != 3 or mask_of(ordered) & ~observation.hand:
+                raise ValueError("a pass is three different cards of the hand")
+            passed = (ordered[0], ordered[1], ordered[2])
+            if passed not in candidates:
+                candidates.append(passed)
+        return self._pass_values(observation, candidates, self._budget(budget), min_samples)
+
+    def _pass_values(
+        self,
+        observation: Observation,
+        candidates: Sequence[tuple[int, int, int]],
+        budget: Budget,
+        least: int,
+    ) -> SearchValues:
         hand = observation.hand
-        candidates = pass_candidates(hand)
         receiver = pass_receiver(observation.seat, observation.direction)
         bystanders = [s for s in range(4) if s not in (observation.seat, receiver)]
         unseen = cards_of(FULL_DECK & ~hand)
@@ -293,18 +368,37 @@ class HardBot:
                     0
                 ]
 
-        samples = self._run(budget, batch)
-        best = min(range(len(candidates)), key=lambda slot: totals[slot]) if samples else 0
-        labels = [" ".join(card_text(card) for card in passed) for passed in candidates]
-        per_candidate = samples * PASS_ROLLOUTS
-        self.last_decision = _decision(
-            samples,
-            per_candidate * len(candidates),
-            _mean_values(labels, totals, per_candidate) if samples else {},
-            labels[best],
-            False,
+        samples = self._run(budget, batch, None, least)
+        return SearchValues(
+            tuple(candidates), tuple(totals), samples, samples * PASS_ROLLOUTS, False
         )
-        return candidates[best]
+
+
+@dataclass(frozen=True)
+class SearchValues:
+    """What one search measured: every candidate's summed cost over the same simulated deals.
+
+    ``candidates`` hold one card each in play, three in a pass; ``totals`` are their summed
+    costs in cost units (three to a point of Diff); ``samples`` counts the deals and ``runs``
+    the playouts per candidate (0 when nothing was measured); ``exact`` says whether the
+    endgame was searched exactly.
+    """
+
+    candidates: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+    samples: int
+    runs: int
+    exact: bool
+
+    def best(self) -> int:
+        """Return the slot of the lowest total cost (ties: the earliest candidate)."""
+        return min(range(len(self.totals)), key=lambda slot: self.totals[slot])
+
+    def mean(self, slot: int) -> float:
+        """Return a candidate's mean cost in points of Diff for the hand (lower is better)."""
+        if self.runs == 0:
+            raise ValueError("nothing was measured")
+        return self.totals[slot] / self.runs / 3
 
 
 def _mean_values(labels: Sequence[str], totals: Sequence[int], runs: int) -> dict[str, float]:

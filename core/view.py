@@ -121,7 +121,8 @@ def _cards(value: object, where: str) -> list[int]:
     return cards
 
 
-def _pass_cards(value: object, name: str) -> tuple[int, ...] | None:
+def pass_cards(value: object, name: str) -> tuple[int, ...] | None:
+    """Parse the field ``name`` as three different cards, sorted (None stays None)."""
     if value is None:
         return None
     cards = _cards(value, name)
@@ -427,8 +428,8 @@ def observation_from_view(view: object) -> Observation:
     seat = _whole(data["seat"], "seat", 0, 3)
     direction = _direction(data["direction"], rules)
     hand = mask_of(_cards(data["hand"], "hand"))
-    passed = _pass_cards(data.get("passed"), "passed")
-    received = _pass_cards(data.get("received"), "received")
+    passed = pass_cards(data.get("passed"), "passed")
+    received = pass_cards(data.get("received"), "received")
     tricks = _tricks(data.get("tricks"))
     scores = _scores(data.get("scores"))
     if direction == "hold" and (passed is not None or received is not None):

@@ -62,6 +62,13 @@ def run_telemetry(args: list[str]) -> int:
     return main(args)
 
 
+def run_review(args: list[str]) -> int:
+    """Run ``mdhearts review``."""
+    from game.tools.review import main
+
+    return main(args)
+
+
 def run_screenshots(args: list[str]) -> int:
     """Run ``mdhearts screenshots``."""
     from game.tools.screenshots import main
@@ -79,6 +86,7 @@ COMMANDS: dict[str, tuple[str, Program]] = {
     "engine": ("answer engine-protocol requests on stdin/stdout", run_engine),
     "tournament": ("judge bots on duplicate deals", run_tournament),
     "telemetry": ("export the bots' decision records (mdhearts telemetry export)", run_telemetry),
+    "review": ("review a seat's decisions in a saved match, like a coach", run_review),
     "screenshots": ("save pictures of the table at window sizes", run_screenshots),
 }
 

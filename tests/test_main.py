@@ -16,6 +16,7 @@ PROGRAMS = {
     "tournament": "game.tools.tournament",
     "telemetry": "game.tools.telemetry",
     "screenshots": "game.tools.screenshots",
+    "review": "game.tools.review",
 }
 
 

@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Bot, Budget
-from core.cards import card_text, has_card, mask_texts
+from ai.review import DEFAULT_SAMPLES, DEFAULT_SEED, MAX_SAMPLES, analyse
+from core.cards import card_text, has_card, mask_of, mask_texts
 from core.errors import HeartsError
 from core.files import StrictJsonError, parse_strict_json
+from core.match import MAX_SEED
 from core.observation import Observation
 from core.view import (
     SCORE_FIELDS,
@@ -23,12 +25,17 @@ from core.view import (
     ViewError,
     describe_value,
     observation_from_view,
+    pass_cards,
     score_finished_hand,
 )
 
 #: Longest request line accepted, in bytes, without its line end.
 MAX_LINE_BYTES = 64 * 1024
-REQUEST_TYPES = ("legal", "play", "pass", "score", "quit")
+REQUEST_TYPES = ("legal", "play", "pass", "analyse", "score", "quit")
+#: The fields of an ``analyse`` request besides the view's.
+ANALYSE_OPTIONS = ("samples", "seed", "include")
+#: Decimals of the values an ``analyse`` reply gives.
+VALUE_DECIMALS = 3
 #: Longest number a request may hold: Python's own limit for reading whole numbers, so any id
 #: a client's JSON library writes is echoed as given.
 MAX_NUMBER_DIGITS = 4300
@@ -97,6 +104,49 @@ def _pass(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, An
     return {"cards": [card_text(card) for card in cards]}
 
 
+def _analyse(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
+    """Value every legal card, or the candidate passes, with the hard bot's search."""
+    options = {key: body.pop(key) for key in ANALYSE_OPTIONS if body.get(key) is not None}
+    samples = _whole_option(options.get("samples", DEFAULT_SAMPLES), "samples", 1, MAX_SAMPLES)
+    seed = _whole_option(options.get("seed", DEFAULT_SEED), "seed", 0, MAX_SEED)
+    include = pass_cards(options.get("include"), "include")
+    if body.get("direction") == "hold" and include is not None:
+        raise RequestError("include is for a pass, and no cards are passed on a hold hand")
+    observation = observation_from_view(body)
+    if observation.must_pass:
+        if include is not None and mask_of(include) & ~observation.hand:
+            missing = next(card for card in include if not has_card(observation.hand, card))
+            raise RequestError(f"include: {card_text(missing)} is not in the hand")
+    else:
+        _require_turn(observation)
+        if include is not None:
+            raise RequestError(f"include is for a pass, and seat {observation.seat} plays now")
+    analysis = analyse(observation, samples, seed, budget, () if include is None else (include,))
+    values = [round(cost, VALUE_DECIMALS) for cost in analysis.costs]
+    best = [card_text(card) for card in analysis.candidates[analysis.best]]
+    if analysis.kind == "play":
+        cards = [card_text(cards[0]) for cards in analysis.candidates]
+        return {
+            "kind": "play",
+            "values": dict(zip(cards, values, strict=True)),
+            "best": best[0],
+            "samples": analysis.samples,
+        }
+    passes = [
+        {"cards": [card_text(card) for card in cards], "value": value}
+        for cards, value in zip(analysis.candidates, values, strict=True)
+    ]
+    return {"kind": "pass", "passes": passes, "best": best, "samples": analysis.samples}
+
+
+def _whole_option(value: object, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise RequestError(
+            f"{name} must be a whole number from {low} to {high}, got {describe_value(value)}"
+        )
+    return value
+
+
 def _score(body: dict[str, Any], bot: Bot, budget: Budget | None) -> dict[str, Any]:
     return {"points": list(score_finished_hand(body).points)}
 
@@ -105,6 +155,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], Bot, Budget | None], dict[str, An
     "legal": _legal,
     "play": _play,
     "pass": _pass,
+    "analyse": _analyse,
     "score": _score,
 }
 
@@ -112,7 +163,8 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], Bot, Budget | None], dict[str, An
 def handle_request(request: object, bot: Bot, think_ms: float | None = None) -> Reply:
     """Answer one parsed request; never raises for any JSON value.
 
-    A ``play`` or ``pass`` gives the bot a budget of ``think_ms`` from now (None: no budget).
+    A ``play``, ``pass`` or ``analyse`` gets a budget of ``think_ms`` from now (None: no
+    budget); an ``analyse`` always uses the hard bot's search, whatever ``bot`` is.
     """
     budget = None if think_ms is None else Budget.for_ms(think_ms)
     if not isinstance(request, dict):
@@ -126,11 +178,11 @@ def handle_request(request: object, bot: Bot, think_ms: float | None = None) -> 
     try:
         kind = request.get("type")
         if kind is None:
-            raise ViewError("missing field 'type' (legal, play, pass, score or quit)")
+            raise ViewError("missing field 'type' (legal, play, pass, analyse, score or quit)")
         if not isinstance(kind, str) or kind not in REQUEST_TYPES:
             raise ViewError(
-                f"unknown request type {describe_value(kind)} (use legal, play, pass, score or "
-                "quit)"
+                f"unknown request type {describe_value(kind)} (use legal, play, pass, analyse, "
+                "score or quit)"
             )
         body = {key: value for key, value in request.items() if key not in ("type", "id")}
         if kind == "quit":
@@ -138,7 +190,9 @@ def handle_request(request: object, bot: Bot, think_ms: float | None = None) -> 
                 raise ViewError(f"unknown field {describe_value(next(iter(body)))} in quit")
             reply["ok"] = True
             return Reply(reply, quit=True)
-        allowed = SCORE_FIELDS if kind == "score" else VIEW_FIELDS
+        allowed = {"score": SCORE_FIELDS, "analyse": VIEW_FIELDS + ANALYSE_OPTIONS}.get(
+            kind, VIEW_FIELDS
+        )
         for key in body:
             if key not in allowed:
                 raise ViewError(

@@ -1,0 +1,413 @@
+"""A coach's review of one seat's decisions: what each cost, measured by the hard bot's search.
+
+**What is measured.** For every decision of the seat in a hand — its pass and its plays — the
+hard bot's search (``ai.hard``) values each candidate from the seat's ``Observation`` at that
+moment, and from nothing else: the cards the seat could not see are dealt at random among the
+deals consistent with what it knew, exactly as the bot deals them when it plays. A value is the
+expected cost of the action for the hand in points of Diff: the seat's own points minus the
+mean of the others' (shooting the moon counts −26), plus the match's weight when the hand may
+end the match (``ai.hard.MATCH_WEIGHT``). The chosen action is valued on the same deals as
+every other candidate (for a pass, the chosen three cards join the bot's candidate sets), so
+``loss = cost(chosen) − cost(best)`` compares like with like and is never negative. A forced
+play (one legal card) loses nothing and is not searched.
+
+**What the numbers mean.** A loss of 1 means the choice gave away, on average, one point of
+score difference against the table in this hand, compared with the best choice the search
+found. ``classify`` names the size of a loss: *fine* below ``INACCURACY_POINTS``, an
+*inaccuracy* below ``MISTAKE_POINTS``, a *mistake* from there up. The search samples deals,
+so a loss under half a point is within its noise and counts as fine.
+
+**Repeatable.** Each decision's search is seeded from the review's seed, the hand, the seat
+and the trick, and stops after ``samples`` deals: the same record, seed and sample count give
+the same review on any machine, and a decision's review does not depend on which others are
+reviewed with it. A time limit (``think_ms``) can cut a search short, and then the result may
+depend on the machine's speed.
+
+The functions take plain data and return plain data (frozen dataclasses with ``to_dict``), so
+a worker process can run a review from a record's text and send the result back.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.bot import Budget
+from ai.hard import HardBot
+from core.actions import PassAction
+from core.cards import card_text, count, has_card
+from core.controller import Controller
+from core.match import EarlierHands, HandRecord, MatchState
+from core.observation import Observation
+from core.record import loads_record
+
+#: A decision losing at least this many points is an inaccuracy: a real but small slip.
+INACCURACY_POINTS = 0.5
+#: A decision losing at least this many points is a mistake: worth remembering.
+MISTAKE_POINTS = 1.5
+#: Deals searched per decision unless asked otherwise.
+DEFAULT_SAMPLES = 1000
+#: Most deals a decision may be searched on (more measure no better than the search plays).
+MAX_SAMPLES = 10_000
+#: The seed of a review unless asked otherwise, so a plain review always reads the same.
+DEFAULT_SEED = 0
+#: Decimals of the losses and costs a review reports.
+DECIMALS = 2
+
+#: Called after each decision with the number reviewed so far and the number to review. It may
+#: raise to stop the review (the exception goes through to the caller).
+Progress = Callable[[int, int], None]
+
+
+class ReviewError(ValueError):
+    """A review that cannot be done: no such hand or seat in the record, or a bad setting."""
+
+
+def classify(loss: float) -> str:
+    """Return ``fine``, ``inaccuracy`` or ``mistake`` for a loss in points of Diff.
+
+    >>> [classify(loss) for loss in (0.0, 0.49, 0.5, 1.49, 1.5, 7.0)]
+    ['fine', 'fine', 'inaccuracy', 'inaccuracy', 'mistake', 'mistake']
+    """
+    if loss >= MISTAKE_POINTS:
+        return "mistake"
+    if loss >= INACCURACY_POINTS:
+        return "inaccuracy"
+    return "fine"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision to review: the hand's number, what the seat saw, and what it chose.
+
+    ``chosen`` is the card played, or the three cards passed in the order chosen. The
+    observation is all a review reads: two decisions with equal fields are reviewed alike.
+    """
+
+    hand: int
+    observation: Observation
+    chosen: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        """Return ``pass`` or ``play``."""
+        return "pass" if self.observation.must_pass else "play"
+
+    @property
+    def trick(self) -> int | None:
+        """Return the number (1–13) of the trick played to, or None for the pass."""
+        return None if self.observation.must_pass else len(self.observation.tricks)
+
+
+@dataclass(frozen=True)
+class DecisionReview:
+    """The review of one decision.
+
+    ``chosen`` and ``best`` are one card or three (``best`` equals ``chosen`` when the choice
+    was the best one found); ``loss`` is in points of Diff, rounded to ``DECIMALS``;
+    ``chosen_cost`` and ``best_cost`` are the expected costs (None for a forced play, which is
+    not searched); ``samples`` is the number of deals searched.
+    """
+
+    hand: int
+    seat: int
+    kind: str
+    trick: int | None
+    chosen: tuple[int, ...]
+    best: tuple[int, ...]
+    loss: float
+    chosen_cost: float | None
+    best_cost: float | None
+    samples: int
+
+    @property
+    def grade(self) -> str:
+        """Return the class of the loss: ``fine``, ``inaccuracy`` or ``mistake``."""
+        return classify(self.loss)
+
+    @property
+    def forced(self) -> bool:
+        """Return whether the seat had only one legal card."""
+        return self.chosen_cost is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the decision as ``mdhearts review --json`` prints it."""
+        return {
+            "hand": self.hand,
+            "seat": self.seat,
+            "kind": self.kind,
+            "trick": self.trick,
+            "chosen": _cards_json(self.kind, self.chosen),
+            "best": _cards_json(self.kind, self.best),
+            "loss": self.loss,
+            "class": self.grade,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    """The review of a seat's decisions, in the order they were made."""
+
+    decisions: tuple[DecisionReview, ...]
+
+    @property
+    def total_loss(self) -> float:
+        """Return the points lost to all the decisions together."""
+        return round(sum(decision.loss for decision in self.decisions), DECIMALS)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the review as ``mdhearts review --json`` prints it."""
+        return {
+            "decisions": [decision.to_dict() for decision in self.decisions],
+            "total_loss": self.total_loss,
+        }
+
+
+def _cards_json(kind: str, cards: Sequence[int]) -> str | list[str]:
+    if kind == "pass":
+        return [card_text(card) for card in cards]
+    return card_text(cards[0])
+
+
+# -- the decisions of a hand ------------------------------------------------------------------
+
+
+def hand_numbers(controller: Controller) -> range:
+    """Return the numbers of the hands a record holds in full (a long match folds the first)."""
+    match = _match_of(controller)
+    first = match.earlier.count + 1
+    return range(first, first + len(match.hands))
+
+
+def finished_hands(controller: Controller) -> list[int]:
+    """Return the numbers of the hands of the record that are played to the end."""
+    numbers = hand_numbers(controller)
+    return list(numbers[: len(controller.hand_scores)])
+
+
+def seat_decisions(controller: Controller, seat: int, hand: int) -> list[Decision]:
+    """Return ``seat``'s decisions in hand number ``hand`` of a match, in the order made.
+
+    The hand is replayed from its deal; at each of the seat's actions the seat's observation
+    is taken, so the decisions carry what the seat knew then and nothing more. An unfinished
+    hand gives the decisions made so far. Raises ReviewError for a seat or hand not in it.
+    """
+    if not 0 <= seat <= 3:
+        raise ReviewError(f"seat {seat} is not a seat: seats are 0 to 3")
+    match = _match_of(controller)
+    numbers = hand_numbers(controller)
+    if hand not in numbers:
+        raise ReviewError(_not_in_record(hand, numbers))
+    index = hand - numbers.start
+    record = match.hands[index]
+    totals = list(match.earlier.totals)
+    for score in controller.hand_scores[:index]:
+        totals = [total + points for total, points in zip(totals, score.points, strict=True)]
+    start = MatchState(
+        match.rules,
+        match.seed,
+        match.seats,
+        [HandRecord(record.deal, record.direction)],
+        EarlierHands(hand - 1, (totals[0], totals[1], totals[2], totals[3])),
+    )
+    replay = Controller.from_match(start)
+    decisions = []
+    for action in record.actions:
+        if action.seat == seat:
+            chosen = action.cards if isinstance(action, PassAction) else (action.card,)
+            decisions.append(Decision(hand, replay.observation(seat), chosen))
+        if isinstance(action, PassAction):
+            result = replay.submit_pass(action.seat, action.cards)
+        else:
+            result = replay.play_card(action.seat, action.card)
+        if not result.ok:  # the record was checked when it was loaded
+            raise RuntimeError(f"hand {hand} does not replay: {result.error}")
+    return decisions
+
+
+def _match_of(controller: Controller) -> MatchState:
+    match = controller.match
+    if match is None:
+        raise ReviewError("there is no match to review")
+    return match
+
+
+def _not_in_record(hand: int, numbers: range) -> str:
+    if len(numbers) == 1:
+        return f"hand {hand} is not in the record: it holds hand {numbers.start} only"
+    return f"hand {hand} is not in the record: it holds hands {numbers.start} to {numbers[-1]}"
+
+
+# -- reviewing --------------------------------------------------------------------------------
+
+
+def check_samples(samples: int) -> int:
+    """Return ``samples`` if it is a usable number of deals per decision, else raise."""
+    if isinstance(samples, bool) or not isinstance(samples, int) or not 0 < samples <= MAX_SAMPLES:
+        raise ReviewError(f"samples must be a whole number from 1 to {MAX_SAMPLES}")
+    return samples
+
+
+def decision_seed(seed: int, decision: Decision) -> int:
+    """Return the seed of one decision's search: from the review's seed and where it stands."""
+    where = f"{seed}/{decision.hand}/{decision.observation.seat}/{decision.trick or 0}"
+    return random.Random(f"mdhearts-review/{where}").getrandbits(63)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The values of the candidates of one decision, all measured on the same deals.
+
+    ``kind`` is ``pass`` or ``play``; ``candidates`` hold one card each in play (every legal
+    card, in card order) or three cards in a pass (in card order); ``costs`` are their expected
+    costs in points of Diff for the hand, lower is better; ``best`` is the slot of the lowest
+    (ties: the earliest); ``samples`` is the number of deals searched.
+    """
+
+    kind: str
+    candidates: tuple[tuple[int, ...], ...]
+    costs: tuple[float, ...]
+    best: int
+    samples: int
+
+
+def analyse(
+    observation: Observation,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    budget: Budget | None = None,
+    include: Iterable[Sequence[int]] = (),
+) -> Analysis:
+    """Return the value of every legal card, or of the candidate passes, for the observing seat.
+
+    A pass is valued over the hard bot's candidate sets and the ``include``d sets of three
+    cards of the hand. The search stops after ``samples`` deals, or when the budget runs out
+    (after one deal at least). Raises ValueError when the seat has no pass or play to make, or
+    an included set is not three different cards of the hand.
+    """
+    check_samples(samples)
+    bot = HardBot(seed=seed, max_samples=samples)
+    if observation.must_pass:
+        values = bot.pass_values(observation, budget, extra=include, min_samples=1)
+    else:
+        if any(True for _ in include):
+            raise ValueError("only a pass has card sets to include")
+        values = bot.play_values(observation, budget, min_samples=1)
+    slots = range(len(values.candidates))
+    return Analysis(
+        "pass" if observation.must_pass else "play",
+        values.candidates,
+        tuple(values.mean(slot) for slot in slots),
+        values.best(),
+        values.samples,
+    )
+
+
+def review_decision(
+    decision: Decision,
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    think_ms: float | None = None,
+) -> DecisionReview:
+    """Return the review of one decision, searched on ``samples`` deals.
+
+    ``think_ms`` stops the search sooner if it runs that long (after one deal at least).
+    Raises ValueError when the chosen action was not one the seat could take.
+    """
+    check_samples(samples)
+    observation = decision.observation
+    seat = observation.seat
+    chosen = decision.chosen
+    if decision.kind == "play":
+        legal = observation.legal_mask()
+        if len(chosen) != 1 or not has_card(legal, chosen[0]):
+            raise ValueError(f"seat {seat} could not play {_text(chosen)}")
+        if count(legal) == 1:
+            return DecisionReview(
+                decision.hand, seat, "play", decision.trick, chosen, chosen, 0.0, None, None, 0
+            )
+    analysis = analyse(
+        observation,
+        samples,
+        decision_seed(seed, decision),
+        Budget.for_ms(think_ms) if think_ms is not None else None,
+        (chosen,) if decision.kind == "pass" else (),
+    )
+    chosen_slot = analysis.candidates.index(tuple(sorted(chosen)))
+    best_slot = analysis.best
+    chosen_cost = analysis.costs[chosen_slot]
+    best_cost = analysis.costs[best_slot]
+    # The best candidate has the lowest cost over the same deals: the loss is never below 0.
+    return DecisionReview(
+        decision.hand,
+        seat,
+        decision.kind,
+        decision.trick,
+        chosen,
+        chosen if best_slot == chosen_slot else analysis.candidates[best_slot],
+        round(chosen_cost - best_cost, DECIMALS),
+        round(chosen_cost, DECIMALS),
+        round(best_cost, DECIMALS),
+        analysis.samples,
+    )
+
+
+def review_decisions(
+    decisions: Iterable[Decision],
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    think_ms: float | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Return the review of these decisions (see ``review_decision``), reporting progress."""
+    check_samples(samples)
+    todo = list(decisions)
+    reviewed = []
+    for decision in todo:
+        reviewed.append(review_decision(decision, samples, seed, think_ms))
+        if progress is not None:
+            progress(len(reviewed), len(todo))
+    return Review(tuple(reviewed))
+
+
+def review_hands(
+    controller: Controller,
+    seat: int,
+    hands: Iterable[int],
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    think_ms: float | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Return the review of ``seat``'s decisions in these hands of a match, hand by hand.
+
+    ``controller`` holds the match, e.g. ``core.record.loads_record(text)``. Raises
+    ReviewError for a seat or hand the record does not hold.
+    """
+    check_samples(samples)
+    decisions = [decision for hand in hands for decision in seat_decisions(controller, seat, hand)]
+    return review_decisions(decisions, samples, seed, think_ms, progress)
+
+
+def review_record(
+    record: str | bytes,
+    seat: int,
+    hands: Iterable[int],
+    samples: int = DEFAULT_SAMPLES,
+    seed: int = DEFAULT_SEED,
+    think_ms: float | None = None,
+    progress: Progress | None = None,
+) -> Review:
+    """Return the review of ``seat``'s decisions in these hands of a record's text.
+
+    The whole input is plain data, so a worker process can be handed it. Raises RecordError
+    for text that is not a valid record, ReviewError for a seat or hand it does not hold.
+    """
+    controller = loads_record(record)
+    return review_hands(controller, seat, hands, samples, seed, think_ms, progress)
+
+
+def _text(cards: Sequence[int]) -> str:
+    return " ".join(card_text(card) for card in cards)

@@ -1,0 +1,280 @@
+"""``mdhearts review``: a coach's review of one seat's decisions in a saved match.
+
+Reads any game record (the CLI state file, the table's saved game, a record written by
+``save``), reviews a seat's pass and plays with ``ai.review`` and prints what each cost, as
+text or as one JSON object with ``--json``. Nothing is written and no program is started.
+
+Exit codes: 0 done, 2 bad input (an option, a file that is not a readable record, a seat or
+hand the record cannot review), 70 an internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from ai.review import (
+    DECIMALS,
+    DEFAULT_SAMPLES,
+    DEFAULT_SEED,
+    MAX_SAMPLES,
+    DecisionReview,
+    Review,
+    ReviewError,
+    finished_hands,
+    hand_numbers,
+    review_hands,
+)
+from core.cards import card_label
+from core.controller import Controller
+from core.errors import RecordError
+from core.match import MAX_SEED
+from core.record import load_record
+from game.streams import silence_stdout, tell, write
+from game.terminal.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
+
+PROG = "mdhearts review"
+#: Longest time per decision ``--think-ms`` accepts: one minute.
+MAX_THINK_MS = 60_000
+ALL_HANDS = "all"
+
+
+class _BadInput(Exception):
+    """Input the review cannot use; the message says why in one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise _BadInput(message)
+
+
+def _whole_number(low: int, high: int) -> Callable[[str], int]:
+    """Return an argparse type taking whole numbers from ``low`` to ``high``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low} to {high}, got {text!r:.40}"
+            )
+        return value
+
+    return parse
+
+
+def _hand_choice(text: str) -> int | str:
+    if text == ALL_HANDS:
+        return text
+    try:
+        return _whole_number(1, 10**12)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be a hand number (1, 2, ...) or {ALL_HANDS}, got {text!r:.40}"
+        ) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser of ``mdhearts review``."""
+    parser = _Parser(
+        prog=PROG,
+        allow_abbrev=False,
+        description="Review the pass and the plays of one seat in a saved match: what each "
+        "decision cost in points against the best choice the hard bot's search finds, from "
+        "what the seat could see at the time (see docs/cli.md).",
+    )
+    parser.add_argument(
+        "record", metavar="RECORD", help="a game record: the CLI state file, a saved game"
+    )
+    parser.add_argument(
+        "--seat",
+        type=_whole_number(0, 3),
+        metavar="S",
+        help="the seat to review, 0-3 (default: the record's human seat, else seat 0)",
+    )
+    parser.add_argument(
+        "--hand",
+        type=_hand_choice,
+        metavar="N",
+        help=f"the hand to review, or {ALL_HANDS} for every finished hand "
+        "(default: the last finished hand)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--samples",
+        type=_whole_number(1, MAX_SAMPLES),
+        default=DEFAULT_SAMPLES,
+        metavar="N",
+        help=f"deals searched per decision (default {DEFAULT_SAMPLES})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_whole_number(0, MAX_SEED),
+        default=DEFAULT_SEED,
+        metavar="N",
+        help=f"seed of the search (default {DEFAULT_SEED}); the same seed and samples give "
+        "the same review",
+    )
+    parser.add_argument(
+        "--think-ms",
+        type=_whole_number(1, MAX_THINK_MS),
+        metavar="N",
+        help="also stop each decision's search after N ms (the review may then vary)",
+    )
+    return parser
+
+
+# -- what to review ---------------------------------------------------------------------------
+
+
+def default_seat(controller: Controller) -> int:
+    """Return the seat reviewed by default: the first human seat, else seat 0."""
+    for number, seat in enumerate(controller.seats):
+        if seat.is_human:
+            return number
+    return 0
+
+
+def chosen_hands(controller: Controller, hand: int | str | None) -> list[int]:
+    """Return the hands to review; raise ReviewError when there are none to review."""
+    finished = finished_hands(controller)
+    if hand == ALL_HANDS or hand is None:
+        if not finished:
+            raise ReviewError("no hand of the record is finished yet: there is nothing to review")
+        return finished if hand == ALL_HANDS else finished[-1:]
+    assert isinstance(hand, int)
+    if hand in hand_numbers(controller) and hand not in finished:
+        raise ReviewError(f"hand {hand} is not finished yet: only finished hands are reviewed")
+    return [hand]
+
+
+# -- text -------------------------------------------------------------------------------------
+
+
+def _cards(cards: Sequence[int]) -> str:
+    return " ".join(card_label(card) for card in cards)
+
+
+def _points(loss: float) -> str:
+    return f"{loss:.2f} point" + ("" if loss == 1 else "s")
+
+
+def decision_line(decision: DecisionReview, subject: str) -> str:
+    """Return one decision as the coach says it, e.g. ``Trick 4: you played K♠ — a mistake:
+    9♠ was better by 2.60 points.``"""
+    if decision.kind == "pass":
+        where, did = "Pass", f"{subject} passed {_cards(decision.chosen)}"
+    else:
+        where, did = f"Trick {decision.trick}", f"{subject} played {_cards(decision.chosen)}"
+    if decision.forced:
+        return f"{where}: {did}, the only legal card."
+    if decision.best == decision.chosen:
+        return f"{where}: {did} — the best choice."
+    better = _cards(decision.best)
+    grade = decision.grade
+    if decision.loss == 0:
+        return f"{where}: {did} — as good as {better}."
+    if grade == "fine":
+        return f"{where}: {did} — fine ({better} was {_points(decision.loss)} better)."
+    article = "an" if grade == "inaccuracy" else "a"
+    return f"{where}: {did} — {article} {grade}: {better} was better by {_points(decision.loss)}."
+
+
+def review_text(review: Review, controller: Controller, seat: int, samples: int, seed: int) -> str:
+    """Return the review as a coach's text: a line per decision, then the points lost."""
+    player = controller.seats[seat]
+    subject = "you" if player.is_human else f"seat {seat}"
+    first = hand_numbers(controller).start
+    match = controller.match
+    assert match is not None
+    lines = [
+        f"Review of seat {seat} ({player}): {samples} deals searched per decision, seed {seed}."
+    ]
+    hands = sorted({decision.hand for decision in review.decisions})
+    for hand in hands:
+        direction = match.hands[hand - first].direction
+        passing = "no pass" if direction == "hold" else f"pass {direction}"
+        mine = [decision for decision in review.decisions if decision.hand == hand]
+        lines += ["", f"Hand {hand} ({passing}):"]
+        lines += [f"  {decision_line(decision, subject)}" for decision in mine]
+        if len(hands) > 1:
+            lost = round(sum(decision.loss for decision in mine), DECIMALS)
+            lines.append(f"  Lost in hand {hand}: {_points(lost)}.")
+    grades = [decision.grade for decision in review.decisions]
+    counts = [
+        _count(grades.count("mistake"), "mistake", "mistakes"),
+        _count(grades.count("inaccuracy"), "inaccuracy", "inaccuracies"),
+    ]
+    tally = ", ".join(part for part in counts if part) or "no inaccuracy or mistake"
+    lines += ["", f"Points lost to decisions: {review.total_loss:.2f} ({tally})."]
+    return "\n".join(lines) + "\n"
+
+
+def _count(number: int, one: str, many: str) -> str:
+    if number == 0:
+        return ""
+    return f"1 {one}" if number == 1 else f"{number} {many}"
+
+
+# -- the command ------------------------------------------------------------------------------
+
+
+def _progress(done: int, total: int) -> None:
+    """Show how far the review is, on a terminal only."""
+    text = f"reviewing decision {done} of {total}"
+    tell(f"\r{text}" + (f"\r{' ' * len(text)}\r" if done == total else ""))
+
+
+def run(argv: list[str]) -> str:
+    """Return the output of ``mdhearts review`` for these arguments; raise _BadInput."""
+    args = build_parser().parse_args(argv)
+    try:
+        controller = load_record(args.record)
+    except RecordError as error:
+        raise _BadInput(str(error)) from None
+    seat = default_seat(controller) if args.seat is None else args.seat
+    try:
+        hands = chosen_hands(controller, args.hand)
+        interactive = sys.stderr is not None and sys.stderr.isatty() and not args.json
+        review = review_hands(
+            controller,
+            seat,
+            hands,
+            args.samples,
+            args.seed,
+            args.think_ms,
+            _progress if interactive else None,
+        )
+    except ReviewError as error:
+        raise _BadInput(str(error)) from None
+    if args.json:
+        return json.dumps(review.to_dict()) + "\n"
+    return review_text(review, controller, seat, args.samples, args.seed)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``mdhearts review`` with these arguments and return the exit status; never raises."""
+    try:
+        output = run(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as stop:  # --help
+        return stop.code if isinstance(stop.code, int) else EXIT_OK
+    except _BadInput as error:
+        tell(f"{PROG}: error: {error}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        tell("\ninterrupted\n")
+        return 130
+    except Exception as error:  # a bug: report it briefly instead of a traceback
+        tell(f"{PROG}: internal error: {type(error).__name__}: {error}\n")
+        return EXIT_INTERNAL
+    try:
+        write(sys.stdout, output)
+        sys.stdout.flush()
+    except (OSError, ValueError):  # the reader went away (``| head``)
+        silence_stdout()
+    return EXIT_OK
