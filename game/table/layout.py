@@ -89,7 +89,7 @@ class Layout:
         return [(round(left + i * step), area.centery) for i in range(count)]
 
     def seat_anchor(self, seat: int) -> tuple[int, int]:
-        """Return where a seat's cards come from and where its won tricks go."""
+        """Return where a seat's cards come from and go to (a deal, a pass, a play)."""
         if seat == 0:
             return self.hand_area.center
         return self.opponent_areas[seat].center
