@@ -10,10 +10,27 @@ from __future__ import annotations
 
 from core.controller import Controller
 from core.hand import Trick
-from game.table.table_view import Shown
+from game.table.table_view import DrawnCard, Shown
 
 #: Seconds a hand's summary stays up while watching before the next hand is dealt.
 WATCH_PAUSE_S = 4.0
+
+
+def watched_hands(controller: Controller, shown: Shown) -> dict[int, list[int]]:
+    """Return each bot seat's cards as the table shows them now (seats between states left out)."""
+    hands = {seat: shown_hand(controller, shown, seat) for seat in (1, 2, 3)}
+    return {seat: cards for seat, cards in hands.items() if cards is not None}
+
+
+def face_of(drawn: DrawnCard, hands: dict[int, list[int]]) -> int | None:
+    """Return the card a bot's face-down card shows when ``hands`` are shown face up."""
+    if drawn.card is not None or drawn.key[0] != "back":
+        return None
+    seat, index = drawn.key[1], drawn.key[2]
+    cards = hands.get(seat) if isinstance(seat, int) else None
+    if cards is None or not isinstance(index, int) or index >= len(cards):
+        return None
+    return cards[index]
 
 
 def shown_hand(controller: Controller, shown: Shown, seat: int) -> list[int] | None:

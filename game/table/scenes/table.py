@@ -14,25 +14,25 @@ from typing import TYPE_CHECKING
 import pygame
 
 from core import events as ev
-from core.cards import QUEEN_OF_SPADES, SUIT_SYMBOLS, card_label
+from core.cards import QUEEN_OF_SPADES, card_label
 from core.controller import Result
 from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
+from game.table.header import header_text, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.scene import Scene, register
 from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
 from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
-from game.table.watch import shown_hand
+from game.table.watch import face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
 
 SEAT_NAMES = ("South", "West", "North", "East")
-DIRECTION_WORDS = {"left": "to the left", "right": "to the right", "across": "across", "hold": ""}
 MESSAGE_SECONDS = 2.6
 #: Seconds before a forced card is played for the person (when that option is on).
 AUTO_PLAY_DELAY = 0.35
@@ -280,9 +280,7 @@ class TableScene(Scene):
         """Return the bots' hands to draw face up, seat by seat (only while watching, if asked)."""
         if self.session.person_plays or not self.show_all_hands:
             return {}
-        controller, shown = self.session.controller, self.view.shown
-        hands = {seat: shown_hand(controller, shown, seat) for seat in (1, 2, 3)}
-        return {seat: cards for seat, cards in hands.items() if cards is not None}
+        return watched_hands(self.session.controller, self.view.shown)
 
     def play_hint(self) -> None:
         """Play the hint's move (asking for one first if needed)."""
@@ -539,7 +537,7 @@ class TableScene(Scene):
             self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
         if self.view.idle:
-            self.turn = self._turn_words()
+            self.turn = turn_words(self.session, self.seat_name)
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
@@ -668,27 +666,8 @@ class TableScene(Scene):
 
     def header(self) -> str:
         """Return the top bar's words: the hand, then the pass or whose turn it is."""
-        shown = self.view.shown
-        words = [f"Hand {shown.hand_number}"]
-        if self.session.phase == "pass" or shown.passing:
-            words.append(pass_words(shown.direction))
-        elif self.turn:
-            words.append(self.turn)
-        if shown.hearts_broken:
-            words.append(f"{SUIT_SYMBOLS[3]} broken")
-        return " · ".join(words)
-
-    def _turn_words(self) -> str:
-        """Return whose turn it is in the play ("Your lead", "West (normal) to play"), or ""."""
-        controller = self.session.controller
-        if controller.phase != "play" or not controller.seats_to_act:
-            return ""
-        seat = controller.seats_to_act[0]
-        trick = controller.current_trick
-        leads = trick is None or not trick.cards
-        if seat == HUMAN_SEAT and self.session.person_plays:
-            return "Your lead" if leads else "Your turn"
-        return f"{self.seat_name(seat)} {'leads' if leads else 'to play'}"
+        passing = self.session.phase == "pass" or self.view.shown.passing
+        return header_text(self.view.shown, passing, self.turn)
 
     def _draw_top_bar(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
@@ -806,7 +785,7 @@ class TableScene(Scene):
         for drawn in self.view.cards(self._lifted()):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
-            face = _watched_face(drawn, faces)
+            face = face_of(drawn, faces)
             if face is not None:
                 image = art.face(face)
             elif drawn.rotated:
@@ -888,22 +867,6 @@ def _squeezed(image: pygame.Surface, share: float) -> pygame.Surface:
     """Return ``image`` narrowed to ``share`` of its width (a card seen turning over)."""
     width, height = image.get_size()
     return pygame.transform.smoothscale(image, (max(1, round(width * share)), height))
-
-
-def _watched_face(drawn: DrawnCard, faces: dict[int, list[int]]) -> int | None:
-    """Return the card a bot's face-down card shows while watching with hands face up."""
-    if drawn.card is not None or drawn.key[0] != "back":
-        return None
-    seat, index = drawn.key[1], drawn.key[2]
-    cards = faces.get(seat) if isinstance(seat, int) else None
-    if cards is None or not isinstance(index, int) or index >= len(cards):
-        return None
-    return cards[index]
-
-
-def pass_words(direction: str) -> str:
-    """Return the header's words for a hand's pass ("pass to the left", "no passing")."""
-    return "no passing" if direction == "hold" else f"pass {DIRECTION_WORDS[direction]}"
 
 
 register("table", TableScene)
