@@ -113,3 +113,25 @@ def test_a_person_never_sees_the_bots_cards(drivers: MakeDriver) -> None:
     assert not table.show_all_hands
     table.show_all_hands = True  # even if it were set, a person's table keeps them hidden
     assert white_share(driver, table) < BACKS_AT_MOST
+
+
+def test_a_watched_match_ends_and_the_next_watched_match_starts_by_itself(
+    drivers: MakeDriver,
+) -> None:
+    from core.rules import RuleSet
+    from game.table.scenes.summary import MatchOverScene
+    from game.table.watch import WATCH_MATCH_PAUSE_S
+
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="instant", rules=RuleSet(end_score=10)))
+    app.start_match(watch=True)
+    first = driver.table
+    driver.run_until(lambda: isinstance(driver.top, MatchOverScene), 60_000)
+    result = driver.top
+    assert isinstance(result, MatchOverScene) and result.buttons[0].label.startswith("Watch")
+    driver.step(round(WATCH_MATCH_PAUSE_S * FRAMES_PER_S) + 30)  # nobody touches anything
+    table = driver.table
+    assert table is not first and driver.top is table
+    assert not table.session.person_plays  # still watching, not a match for the person
+    assert table.session.controller.hand_number == 1

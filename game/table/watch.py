@@ -14,6 +14,8 @@ from game.table.table_view import DrawnCard, Shown
 
 #: Seconds a hand's summary stays up while watching before the next hand is dealt.
 WATCH_PAUSE_S = 4.0
+#: Seconds a watched match's result stays up before the next watched match starts.
+WATCH_MATCH_PAUSE_S = 8.0
 
 
 def watched_hands(controller: Controller, shown: Shown) -> dict[int, list[int]]:

@@ -12,7 +12,7 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
-from game.table.watch import WATCH_PAUSE_S
+from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
 #: The summary's width, and its parts down and across, at the base size.
@@ -204,14 +204,35 @@ class MatchOverScene(Scene):
     def __init__(self, app: App, table: TableScene) -> None:
         super().__init__(app)
         self.table = table
+        self.watching = not table.session.person_plays
+        self.label = "Watch another" if self.watching else "New match"
         self.buttons = [
-            Button("New match", self.new_match, primary=True),
+            Button(self.label, self.new_match, primary=True),
             Button("Main menu", self.main_menu),
         ]
+        #: While watching, seconds until the next watched match starts by itself.
+        self.auto_left = WATCH_MATCH_PAUSE_S if self.watching else None
+
+    def update(self, dt: float) -> None:
+        """While watching, count down and start the next watched match by itself."""
+        if self.auto_left is None:
+            return
+        self.auto_left -= dt
+        if self.auto_left <= 0:
+            self.auto_left = None
+            self.new_match()
+        else:
+            self.buttons[0].label = f"{self.label} ({math.ceil(self.auto_left)})"
+
+    def frame_due_in(self) -> float | None:
+        """While watching, the countdown on the button changes every second."""
+        if self.auto_left is None:
+            return None
+        return max(0.0, self.auto_left - (math.ceil(self.auto_left) - 1))
 
     def new_match(self) -> None:
-        """Start a new match with the same settings."""
-        self.app.start_match()
+        """Start a new match with the same settings: watched again if this one was watched."""
+        self.app.start_match(watch=self.watching)
 
     def main_menu(self) -> None:
         """Go back to the title menu."""
