@@ -30,7 +30,7 @@ def _panel(
     pygame.draw.rect(surface, colour, rect, border_radius=radius)
     if width:
         pygame.draw.rect(surface, border, rect, width, border_radius=radius)
-    return surface
+    return surface.convert_alpha() if pygame.display.get_surface() is not None else surface
 
 
 def draw_panel(
