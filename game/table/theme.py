@@ -38,10 +38,11 @@ def felt(size: tuple[int, int]) -> pygame.Surface:
     return surface.convert() if pygame.display.get_surface() is not None else surface
 
 
-@lru_cache(maxsize=4)
-def shade(size: tuple[int, int]) -> pygame.Surface:
-    """Return a translucent dark layer the window's size, drawn over the table under pages."""
-    surface = pygame.Surface((max(1, size[0]), max(1, size[1])), pygame.SRCALPHA)
-    surface.fill(SHADE)
-    # In the display's pixel format a full-window blit takes about two thirds of the time.
-    return surface.convert_alpha() if pygame.display.get_surface() is not None else surface
+def shade(surface: pygame.Surface) -> None:
+    """Darken all of ``surface`` as black at ``SHADE``'s alpha over it would, under pages.
+
+    A multiply by the light left over gives the same colours (within one step) about three
+    times faster than blending a window-sized translucent layer.
+    """
+    light = 255 - SHADE[3]
+    surface.fill((light, light, light), special_flags=pygame.BLEND_RGB_MULT)

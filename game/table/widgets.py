@@ -47,6 +47,11 @@ def draw_panel(
     if radius is None:
         radius = min(rect.height // 5, max(6, min(rect.size) // 25))
     corner = max(0, radius)
+    if len(colour) == 3 or colour[3] == 255:  # opaque: drawn straight on, no blending to do
+        pygame.draw.rect(surface, colour, rect, border_radius=corner)
+        if width:
+            pygame.draw.rect(surface, border, rect, width, border_radius=corner)
+        return
     surface.blit(_panel(rect.size, tuple(colour), tuple(border), corner, width), rect)
 
 
@@ -191,7 +196,7 @@ def draw_dialog(
 ) -> None:
     """Shade what is below, then draw an opaque panel at ``rect`` with its title centred at
     ``title_y`` pixels below its top."""
-    surface.blit(theme.shade(surface.get_size()), (0, 0))
+    theme.shade(surface)
     draw_panel(surface, rect, DIALOG_FILL, border, width=2)
     draw_text(
         surface,

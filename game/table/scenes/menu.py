@@ -140,7 +140,7 @@ class MenuScene(Scene):
         """Draw the panel, the title and the items, the chosen one highlighted."""
         layout = self.app.layout
         if self.overlay:
-            surface.blit(theme.shade(surface.get_size()), (0, 0))
+            theme.shade(surface)
         else:
             surface.blit(theme.felt(surface.get_size()), (0, 0))
         panel, rows = self._geometry()
