@@ -10,12 +10,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 from typing import BinaryIO, TextIO
 
 from ai.bot import Bot
 from ai.registry import BOTS, make_bot
 from core.match import MAX_SEED
+from game.argtypes import whole_number
 from game.engine.protocol import MAX_LINE_BYTES, Reply, encode_reply, handle_line
 
 BOT_NAMES = tuple(sorted(BOTS))
@@ -56,23 +56,6 @@ def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot, think_ms: float | None = No
             return 0
 
 
-def _whole_number(low: int, high: int) -> Callable[[str], int]:
-    """Return an argparse type accepting whole numbers from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}, got {text!r:.40}"
-            )
-        return value
-
-    return parse
-
-
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mdhearts engine",
@@ -89,14 +72,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--think-ms",
-        type=_whole_number(1, MAX_THINK_MS),
+        type=whole_number(1, MAX_THINK_MS),
         default=None,
         metavar="N",
         help="milliseconds the bot may think about each play or pass (default: its own pace)",
     )
     parser.add_argument(
         "--seed",
-        type=_whole_number(0, MAX_SEED),
+        type=whole_number(0, MAX_SEED),
         default=None,
         metavar="N",
         help="seed of a bot that uses chance; the same seed and requests give the same answers",

@@ -8,6 +8,9 @@ yet shown travelling to the trick is still in its hand.
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
 from core.controller import Controller
 from core.hand import Trick
 from game.table.table_view import DrawnCard, Shown
@@ -16,6 +19,33 @@ from game.table.table_view import DrawnCard, Shown
 WATCH_PAUSE_S = 4.0
 #: Seconds a watched match's result stays up before the next watched match starts.
 WATCH_MATCH_PAUSE_S = 8.0
+
+
+@dataclass
+class Countdown:
+    """Seconds left before a watched screen goes on by itself (``None``: it waits for input)."""
+
+    left: float | None
+
+    def tick(self, dt: float) -> bool:
+        """Move time on; return True once, when the countdown reaches zero."""
+        if self.left is None:
+            return False
+        self.left -= dt
+        if self.left > 0:
+            return False
+        self.left = None
+        return True
+
+    def label(self, text: str) -> str:
+        """Return ``text`` with the whole seconds left, as a button shows it: "Next hand (3)"."""
+        return text if self.left is None else f"{text} ({math.ceil(self.left)})"
+
+    def frame_due_in(self) -> float | None:
+        """Return the time until the shown number of seconds changes (see ``Scene``)."""
+        if self.left is None:
+            return None
+        return max(0.0, self.left - (math.ceil(self.left) - 1))
 
 
 def watched_hands(controller: Controller, shown: Shown) -> dict[int, list[int]]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import NoReturn
 
 from ai.review import (
@@ -33,6 +33,7 @@ from core.controller import Controller
 from core.errors import RecordError
 from core.match import MAX_SEED
 from core.record import load_record
+from game.argtypes import whole_number
 from game.streams import silence_stdout, tell, write
 from game.terminal.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
@@ -51,28 +52,11 @@ class _Parser(argparse.ArgumentParser):
         raise _BadInput(message)
 
 
-def _whole_number(low: int, high: int) -> Callable[[str], int]:
-    """Return an argparse type taking whole numbers from ``low`` to ``high``."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = None
-        if value is None or not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low} to {high}, got {text!r:.40}"
-            )
-        return value
-
-    return parse
-
-
 def _hand_choice(text: str) -> int | str:
     if text == ALL_HANDS:
         return text
     try:
-        return _whole_number(1, 10**12)(text)
+        return whole_number(1, 10**12)(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"must be a hand number (1, 2, ...) or {ALL_HANDS}, got {text!r:.40}"
@@ -93,7 +77,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--seat",
-        type=_whole_number(0, 3),
+        type=whole_number(0, 3),
         metavar="S",
         help="the seat to review, 0-3 (default: the record's human seat, else seat 0)",
     )
@@ -107,14 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--samples",
-        type=_whole_number(1, MAX_SAMPLES),
+        type=whole_number(1, MAX_SAMPLES),
         default=DEFAULT_SAMPLES,
         metavar="N",
         help=f"deals searched per decision (default {DEFAULT_SAMPLES})",
     )
     parser.add_argument(
         "--seed",
-        type=_whole_number(0, MAX_SEED),
+        type=whole_number(0, MAX_SEED),
         default=DEFAULT_SEED,
         metavar="N",
         help=f"seed of the search (default {DEFAULT_SEED}); the same seed and samples give "
@@ -122,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--think-ms",
-        type=_whole_number(1, MAX_THINK_MS),
+        type=whole_number(1, MAX_THINK_MS),
         metavar="N",
         help="also stop each decision's search after N ms (the review may then vary)",
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 import pygame
@@ -12,7 +11,7 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
-from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S
+from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
 #: The summary's width, and its parts down and across, at the base size.
@@ -58,25 +57,19 @@ class HandSummary(Scene):
         last = table.session.phase == "match_over"
         self.label = "See the result" if last else "Next hand"
         self.button = Button(self.label, self.go_on, primary=True)
-        #: While watching, seconds until the summary goes on by itself (None: it waits).
-        self.auto_left = None if table.session.person_plays else WATCH_PAUSE_S
+        #: While watching, the summary goes on by itself after a pause.
+        self.countdown = Countdown(None if table.session.person_plays else WATCH_PAUSE_S)
 
     def update(self, dt: float) -> None:
         """While watching, count down and go on by itself."""
-        if self.auto_left is None:
-            return
-        self.auto_left -= dt
-        if self.auto_left <= 0:
-            self.auto_left = None
+        if self.countdown.tick(dt):
             self.go_on()
         else:
-            self.button.label = f"{self.label} ({math.ceil(self.auto_left)})"
+            self.button.label = self.countdown.label(self.label)
 
     def frame_due_in(self) -> float | None:
         """While watching, the countdown on the button changes every second."""
-        if self.auto_left is None:
-            return None
-        return max(0.0, self.auto_left - (math.ceil(self.auto_left) - 1))
+        return self.countdown.frame_due_in()
 
     def go_on(self) -> None:
         """Close the summary and deal the next hand (or show the match result)."""
@@ -210,25 +203,19 @@ class MatchOverScene(Scene):
             Button(self.label, self.new_match, primary=True),
             Button("Main menu", self.main_menu),
         ]
-        #: While watching, seconds until the next watched match starts by itself.
-        self.auto_left = WATCH_MATCH_PAUSE_S if self.watching else None
+        #: While watching, the next watched match starts by itself after a pause.
+        self.countdown = Countdown(WATCH_MATCH_PAUSE_S if self.watching else None)
 
     def update(self, dt: float) -> None:
         """While watching, count down and start the next watched match by itself."""
-        if self.auto_left is None:
-            return
-        self.auto_left -= dt
-        if self.auto_left <= 0:
-            self.auto_left = None
+        if self.countdown.tick(dt):
             self.new_match()
         else:
-            self.buttons[0].label = f"{self.label} ({math.ceil(self.auto_left)})"
+            self.buttons[0].label = self.countdown.label(self.label)
 
     def frame_due_in(self) -> float | None:
         """While watching, the countdown on the button changes every second."""
-        if self.auto_left is None:
-            return None
-        return max(0.0, self.auto_left - (math.ceil(self.auto_left) - 1))
+        return self.countdown.frame_due_in()
 
     def new_match(self) -> None:
         """Start a new match with the same settings: watched again if this one was watched."""
