@@ -1,0 +1,223 @@
+"""The review page: opened from the hand summary, computed off the frame loop, stepped through.
+
+The App runs headless on the SDL dummy driver; the person's input is posted as real key and
+mouse events (see table_driver.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pygame
+from table_driver import Driver, MakeDriver
+from test_processes import is_gone, wait_until
+
+from ai.review import review_record
+from game.table.review_requests import (
+    TABLE_REVIEW_SEED,
+    InlineReviews,
+    WorkerReviews,
+)
+from game.table.scenes.review import ReviewPage, total_line
+from game.table.scenes.summary import HandSummary
+
+#: Few deals per decision, so the tests' reviews are quick (the page reads the same however many).
+SAMPLES = 40
+
+
+def play_hand_by_keys(driver: Driver) -> HandSummary:
+    """Start a match and play the person's first hand with the keyboard; return the summary.
+
+    The pass takes the focused card and the next two (↑ → ↑ → ↑, Enter); each play is the
+    card the keyboard is on (always a legal one), with Enter.
+    """
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="fast"))
+    app.start_match()
+    while True:
+        driver.run_until(lambda: driver.ready_for_person() or driver.summary_shown())
+        if driver.summary_shown():
+            summary = driver.top
+            assert isinstance(summary, HandSummary)
+            return summary
+        if driver.table.session.person_must_pass:
+            for key in (pygame.K_UP, pygame.K_RIGHT, pygame.K_UP, pygame.K_RIGHT, pygame.K_UP):
+                driver.key(key)
+            driver.key(pygame.K_RETURN)
+        else:
+            driver.key(pygame.K_RETURN)
+
+
+def open_review(driver: Driver, summary: HandSummary) -> ReviewPage:
+    """Click the summary's "Review this hand" and return the page opened."""
+    button = summary.review_button
+    assert button is not None and button.label == "Review this hand"
+    driver.step()
+    driver.click(button.rect.center)
+    page = driver.top
+    assert isinstance(page, ReviewPage), driver.describe()
+    return page
+
+
+def reviewed(driver: Driver, page: ReviewPage) -> None:
+    """Run frames until the page's review is done."""
+    driver.run_until(lambda: page.review is not None or page.error is not None, max_frames=2000)
+    assert page.error is None
+
+
+def small_samples(driver: Driver) -> None:
+    """Make the summary open reviews with ``SAMPLES`` deals per decision."""
+    real = driver.app.push_scene
+
+    def push(name: str, *args: object, **kwargs: object) -> None:
+        if name == "review":
+            kwargs.setdefault("samples", SAMPLES)
+        real(name, *args, **kwargs)
+
+    driver.app.push_scene = push  # type: ignore[method-assign]
+
+
+def test_the_summary_reviews_the_hand_and_the_page_steps_through_it(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    controller = driver.table.session.controller
+    page = open_review(driver, summary)
+    assert page.review is None and page.computing
+    driver.step()
+    assert 0 < page.done < page.total == 14, "the review reports its progress decision by decision"
+    reviewed(driver, page)
+    # The page's total is the CLI's review of the same record, seat, hand, seed and samples.
+    expected = review_record(driver.record(), 0, [1], SAMPLES, TABLE_REVIEW_SEED)
+    assert page.review == expected
+    assert total_line(page.review).startswith(
+        f"Points lost to decisions: {expected.total_loss:.2f}"
+    )
+    story = page.story
+    assert story.passing is not None and len(story.tricks) == 13
+    assert [trick.plays for trick in story.tricks] == [
+        tuple((seat, card) for seat, card in zip(_order(t.leader), t.cards, strict=True))
+        for t in controller.tricks
+    ]
+    # The pass first, then trick by trick with → and ←; End and Home go to the ends.
+    assert page.step.kind == "pass"
+    driver.key(pygame.K_RIGHT)
+    assert (page.step.kind, page.step.trick) == ("trick", 1)
+    driver.key(pygame.K_RIGHT)
+    driver.key(pygame.K_RIGHT)
+    assert page.step.trick == 3
+    driver.key(pygame.K_LEFT)
+    assert page.step.trick == 2
+    decision = page.decision(page.step)
+    assert decision is not None and decision.trick == 2
+    assert decision.chosen == (story.tricks[1].chosen,)
+    assert story.tricks[1].chosen not in controller.hand(0)
+    driver.key(pygame.K_END)
+    assert page.step.kind == "total"
+    driver.key(pygame.K_RIGHT)
+    assert page.step.kind == "total", "the last step stays the last"
+    driver.key(pygame.K_HOME)
+    assert page.step.kind == "pass"
+    # The arrows and the strip's buttons step with the mouse.
+    driver.step()
+    driver.click(page.next_button.rect.center)
+    assert page.step.trick == 1
+    driver.click(page.step_buttons[7].rect.center)
+    assert (page.step.kind, page.step.trick) == ("trick", 7)
+    driver.click(page.back_button.rect.center)
+    assert page.step.trick == 6
+    # Esc closes it over the summary; reopened, the review is kept and shown at once.
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary
+    steps = driver.app.reviews.steps  # type: ignore[attr-defined]
+    again = open_review(driver, summary)
+    assert again.review == expected and not again.computing
+    driver.step(3)
+    assert driver.app.reviews.steps == steps, "a cached review is not computed again"  # type: ignore[attr-defined]
+
+
+def _order(leader: int) -> list[int]:
+    return [(leader + offset) % 4 for offset in range(4)]
+
+
+def test_esc_cancels_a_review_while_it_computes(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    reviews = driver.app.reviews
+    assert isinstance(reviews, InlineReviews)
+    page = open_review(driver, summary)
+    driver.step(2)
+    assert page.computing and page.done < page.total
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary and not page.computing
+    steps = reviews.steps
+    driver.step(20)
+    assert reviews.steps == steps, "the cancelled review goes on computing"
+    assert not driver.table.session.reviews, "a cancelled review is not kept"
+
+
+def test_no_review_button_while_watching(drivers: MakeDriver) -> None:
+    driver = drivers()
+    driver.app.change_settings(driver.app.settings.with_changes(speed="instant"))
+    driver.app.start_match(watch=True)
+    driver.run_until(driver.summary_shown)
+    summary = driver.top
+    assert isinstance(summary, HandSummary) and summary.review_button is None
+    driver.key(pygame.K_r)
+    assert driver.top is summary
+
+
+def test_a_review_in_the_worker_keeps_frames_flowing_and_the_worker_ends_on_close(
+    drivers: MakeDriver,
+) -> None:
+    environ = {**os.environ, "MDH_THINK_LIMIT_MS": "50"}
+    driver = drivers(inline=False, environ=environ)
+    reviews = driver.app.reviews
+    assert isinstance(reviews, WorkerReviews)
+    summary = play_hand_by_keys(driver)
+    driver.step_times.clear()
+    # Many deals per decision, so the review takes seconds in the worker.
+    driver.app.push_scene("review", driver.table, 1, 0, samples=10_000)
+    page = driver.top
+    assert isinstance(page, ReviewPage)
+    started = time.perf_counter()
+    progress: set[int] = set()
+    while page.computing:
+        driver.step()
+        progress.add(page.done)
+        assert time.perf_counter() - started < 120, "the review never finished"
+    took = time.perf_counter() - started
+    assert page.review is not None and page.error is None
+    frames = len(driver.step_times)
+    assert took > 0.5, f"the review took {took:.2f} s: too short to show frames going on"
+    assert frames > 20, f"{frames} frames in {took:.2f} s: frames waited for the review"
+    slowest = max(driver.step_times)
+    assert slowest < 0.1 * max(1.0, took / 2), f"a frame took {slowest:.3f} s"
+    assert len(progress) > 3, f"progress seen: {sorted(progress)}"
+    pid = reviews.pid
+    assert pid is not None
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary
+    driver.close()
+    assert wait_until(lambda: is_gone(pid)), "the review worker outlived the table"
+
+
+def test_closing_the_page_cancels_the_review_in_the_worker(drivers: MakeDriver) -> None:
+    driver = drivers(inline=False, environ={**os.environ, "MDH_THINK_LIMIT_MS": "50"})
+    summary = play_hand_by_keys(driver)
+    driver.app.push_scene("review", driver.table, 1, 0, samples=10_000)
+    page = driver.top
+    assert isinstance(page, ReviewPage)
+    driver.run_until(lambda: page.done >= 1, max_frames=100_000)
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary and not page.computing
+    # The worker stops after the decision it was on: it takes a new review soon after.
+    driver.app.push_scene("review", driver.table, 1, 0, samples=SAMPLES)
+    quick = driver.top
+    assert isinstance(quick, ReviewPage)
+    started = time.perf_counter()
+    driver.run_until(lambda: not quick.computing, max_frames=100_000)
+    assert quick.review is not None
+    assert time.perf_counter() - started < 5.0, "the cancelled review went on to its end"
