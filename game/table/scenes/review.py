@@ -10,6 +10,7 @@ reopening it is instant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,7 +25,14 @@ from game.table.card_art import CardArt
 from game.table.hand_story import HandStory, TrickStory, hand_story
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
-from game.table.widgets import Button, centred_rect, draw_close_hint, draw_dialog, draw_text
+from game.table.widgets import (
+    Button,
+    centred_rect,
+    draw_close_hint,
+    draw_dialog,
+    draw_text,
+    wrap_text,
+)
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -34,6 +42,12 @@ if TYPE_CHECKING:
 PANEL_WIDTH = 1180
 PANEL_HEIGHT = 680
 MARGIN = 16
+#: How much taller than ``PANEL_HEIGHT`` the panel may grow in a tall window.
+TALL_SHARE = 1.5
+#: The largest cards on the page, as a share of the table's own.
+MAX_CARD_SHARE = 1.4
+#: How far apart the cards of a hand are fanned, as a share of a card's width.
+FAN = 0.62
 #: The colour of each class of decision.
 GRADE_COLOURS = {"fine": theme.GOOD, "inaccuracy": theme.ACCENT, "mistake": theme.DANGER}
 #: How each class is named on the page.
@@ -70,9 +84,21 @@ def verdict(decision: DecisionReview) -> str:
         return f"{chosen} was your only legal card"
     if decision.best == decision.chosen or decision.loss == 0:
         return f"{chosen} was the best choice found"
+    if decision.kind == "pass":
+        best = f"Passing {best}"
     if decision.grade == "fine":
         return f"{best} was a little better, by {points(decision.loss)}: within the search's noise"
     return f"{best} was better by {points(decision.loss)}"
+
+
+def trick_caption(trick: TrickStory, seat: int, seat_name: Callable[[int], str]) -> str:
+    """Return who led a trick and who won it, the reviewed seat called "you"."""
+
+    def who(other: int) -> str:
+        return "you" if other == seat else seat_name(other)
+
+    led = "You led" if trick.leader == seat else f"{seat_name(trick.leader)} led"
+    return f"Trick {trick.number}: {led}, {who(trick.winner)} won it"
 
 
 def total_line(review: Review) -> str:
@@ -205,19 +231,22 @@ class ReviewPage(Scene):
     def panel(self) -> pygame.Rect:
         """Return the page's panel: nearly all the window."""
         layout = self.app.layout
-        return centred_rect(
-            layout.size, layout.px(PANEL_WIDTH), layout.px(PANEL_HEIGHT), layout.px(MARGIN)
+        width = min(layout.px(PANEL_WIDTH), layout.width - 2 * layout.px(MARGIN))
+        height = max(
+            layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
         )
+        return centred_rect(layout.size, width, height, layout.px(MARGIN))
 
-    def _art(self, rect: pygame.Rect, share: float, count: int) -> CardArt:
-        """Return the card art for a row of ``count`` cards no taller than ``share`` of the
-        panel and, fanned at a half card apart, no wider than the panel."""
+    def _art(self, area: pygame.Rect, height: float, count: int) -> CardArt:
+        """Return the card art for a row of ``count`` cards at most ``height`` pixels tall and,
+        fanned ``FAN`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
+        table's card."""
         art = self.app.card_art()
         width = art.size[0]
-        tall = int(rect.height * share / (art.size[1] / width))
-        wide = int((rect.width - self.app.layout.px(60)) / (1 + 0.55 * max(0, count - 1)))
-        fitting = min(width, tall, wide)
-        return art if fitting >= width else self.app.art.get(max(24, fitting), art.style)
+        tall = int(height / (art.size[1] / width))
+        wide = int(area.width * 0.94 / (1 + FAN * max(0, count - 1)))
+        fitting = max(24, min(round(width * MAX_CARD_SHARE), tall, wide))
+        return art if fitting == width else self.app.art.get(fitting, art.style)
 
     def _place_buttons(self, rect: pygame.Rect) -> None:
         """Place the step strip under the title and the arrows near the bottom."""
@@ -402,6 +431,10 @@ class ReviewPage(Scene):
         assert passing is not None
         receiver = self.table.seat_name(pass_receiver(self.seat, passing.direction))
         px = layout.text(17)
+        verdict_h = round(px * 5.5)
+        art = self._art(area, (area.height - 5 * px - verdict_h) / 1.12, len(passing.dealt))
+        used = 5 * px + verdict_h + round(art.size[1] * 1.12)
+        area = area.move(0, max(0, (area.height - used) // 2))
         draw_text(
             surface,
             f"Your pass to {receiver}: the hand you were dealt",
@@ -410,9 +443,9 @@ class ReviewPage(Scene):
             center=(area.centerx, area.top + px),
             max_width=area.width,
         )
-        art = self._art(area, 0.42, len(passing.dealt))
-        step = min(art.size[0] * 0.62, (area.width - art.size[0]) / 12)
-        centre = (area.centerx, area.top + 2 * px + art.size[1] // 2 + round(art.size[1] * 0.12))
+        step = min(art.size[0] * FAN, (area.width - art.size[0]) / 12)
+        lift = round(art.size[1] * 0.12)
+        centre = (area.centerx, area.top + 2 * px + lift + art.size[1] // 2)
         marked = {card: theme.ACCENT for card in passing.passed}
         rects = self._draw_row(surface, art, passing.dealt, centre, marked, step)
         bottom = max(rect.bottom for rect in rects)
@@ -422,29 +455,31 @@ class ReviewPage(Scene):
             f"You received {received}",
             px,
             theme.TEXT,
-            center=(area.centerx, bottom + px),
+            center=(area.centerx, bottom + round(px * 1.4)),
             max_width=area.width,
         )
         decision = self.decision(self.step)
         doing = f"you passed {cards_text(passing.passed)}"
-        self._verdict_lines(surface, area, bottom + round(px * 3.2), decision, doing)
+        self._verdict_lines(surface, area, bottom + round(px * 4), decision, doing)
 
     def _draw_trick(self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory) -> None:
         """Draw the trick's four cards in the order played (who led, who won) and the hand
         the person held before playing, their card marked."""
         layout = self.app.layout
         px = layout.text(16)
-        leader = self.table.seat_name(trick.leader)
-        winner = self.table.seat_name(trick.winner)
+        small = layout.text(14)
+        fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 5)
+        art = self._art(area, (area.height - fixed) / 2.12, 13)
+        used = fixed + round(art.size[1] * 2.12)
+        area = area.move(0, max(0, (area.height - used) // 2))
         draw_text(
             surface,
-            f"Trick {trick.number}: {leader} led, {winner} won it",
+            trick_caption(trick, self.seat, self.table.seat_name),
             layout.text(17),
             theme.TEXT_DIM,
             center=(area.centerx, area.top + px),
             max_width=area.width,
         )
-        art = self._art(area, 0.3, 13)
         width, height = art.size
         gap = max(layout.px(18), width // 4)
         cards = tuple(card for _, card in trick.plays)
@@ -458,13 +493,13 @@ class ReviewPage(Scene):
             draw_text(
                 surface,
                 name,
-                layout.text(14),
+                small,
                 theme.ACCENT if card == winning else theme.TEXT,
                 bold=seat == self.seat,
-                center=(spot.centerx, spot.bottom + round(layout.text(14) * 0.9)),
+                center=(spot.centerx, spot.bottom + round(small * 0.9)),
                 max_width=width + gap - 4,
             )
-        top = max(rect.bottom for rect in rects) + round(layout.text(14) * 2.2)
+        top = max(rect.bottom for rect in rects) + round(small * 2) + round(px * 0.9)
         draw_text(
             surface,
             "Your hand before you played",
@@ -474,14 +509,15 @@ class ReviewPage(Scene):
             max_width=area.width,
         )
         hand = trick.hand or (trick.chosen,)
-        step = min(width * 0.62, (area.width - width) / max(1, len(hand) - 1))
-        row_centre = (area.centerx, top + px + round(height * 0.12) + height // 2)
+        step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
+        lift = round(height * 0.12)
+        row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
         marked = {trick.chosen: theme.ACCENT}
         rects = self._draw_row(surface, art, hand, row_centre, marked, step)
-        bottom = max(rect.bottom for rect in rects) + round(height * 0.12)
+        bottom = max(rect.bottom for rect in rects)
         doing = f"you played {card_label(trick.chosen)}"
         decision = self.decision(self.step)
-        self._verdict_lines(surface, area, bottom + round(px * 1.4), decision, doing)
+        self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
 
     def _draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Draw the points lost to decisions and the flagged decisions, one a line."""
@@ -512,7 +548,7 @@ class ReviewPage(Scene):
                 (
                     f"{'Pass' if d.kind == 'pass' else f'Trick {d.trick}'}: "
                     f"{GRADE_WORDS[d.grade].lower()}, you chose {cards_text(d.chosen)}; "
-                    f"{verdict(d)}",
+                    f"{verdict(d).replace('Passing', 'passing', 1)}",
                     GRADE_COLOURS[d.grade],
                 )
                 for d in flagged
@@ -524,12 +560,14 @@ class ReviewPage(Scene):
                 theme.TEXT_DIM,
             )
         )
-        line_h = round(px * 1.6)
+        line_h = round(px * 1.45)
         for text, colour in lines:
-            if y + line_h > area.bottom:
-                break
-            draw_text(surface, text, px, colour, midleft=(area.left, y), max_width=area.width)
-            y += line_h
+            for part in wrap_text(text, px, area.width):
+                if y + line_h > area.bottom:
+                    return
+                draw_text(surface, part, px, colour, midleft=(area.left, y), max_width=area.width)
+                y += line_h
+            y += round(px * 0.3)
 
 
 register("review", ReviewPage)
