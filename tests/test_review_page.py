@@ -19,6 +19,7 @@ from game.table.review_requests import (
     InlineReviews,
     WorkerReviews,
 )
+from game.table.scenes.pages import ScoreSheet
 from game.table.scenes.review import ReviewPage, total_line
 from game.table.scenes.summary import HandSummary
 
@@ -221,3 +222,50 @@ def test_closing_the_page_cancels_the_review_in_the_worker(drivers: MakeDriver) 
     driver.run_until(lambda: not quick.computing, max_frames=100_000)
     assert quick.review is not None
     assert time.perf_counter() - started < 5.0, "the cancelled review went on to its end"
+
+
+def test_the_score_sheet_reviews_any_finished_hand(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    driver.key(pygame.K_RETURN)
+    assert summary not in driver.app.stack.scenes
+    driver.run_until(driver.ready_for_person)
+    assert driver.table.session.controller.hand_number == 2
+    driver.key(pygame.K_s)
+    sheet = driver.top
+    assert isinstance(sheet, ScoreSheet) and sheet.hands == [1]
+    # ↓ chooses the hand, Enter opens its review.
+    driver.key(pygame.K_DOWN)
+    assert sheet.chosen == 0
+    driver.key(pygame.K_RETURN)
+    page = driver.top
+    assert isinstance(page, ReviewPage) and page.story.hand == 1
+    reviewed(driver, page)
+    expected = review_record(driver.record(), 0, [1], SAMPLES, TABLE_REVIEW_SEED)
+    assert page.review == expected
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is sheet
+    # A click on the hand's row opens it again, at once from the session's keeping.
+    driver.click(sheet.row_rect(sheet.hand_row(1)).center)
+    again = driver.top
+    assert isinstance(again, ReviewPage) and again.review == expected and not again.computing
+    driver.key(pygame.K_ESCAPE)
+    # A click elsewhere on the sheet closes it, as on every page.
+    driver.click(sheet.panel().midbottom)
+    assert driver.top is driver.table
+
+
+def test_the_score_sheet_of_a_watched_match_reviews_nothing(drivers: MakeDriver) -> None:
+    driver = drivers()
+    driver.app.change_settings(driver.app.settings.with_changes(speed="instant"))
+    driver.app.start_match(watch=True)
+    driver.run_until(driver.summary_shown)
+    driver.key(pygame.K_RETURN)
+    driver.run_until(lambda: driver.top is driver.table and driver.table.view.idle)
+    driver.key(pygame.K_s)
+    sheet = driver.top
+    assert isinstance(sheet, ScoreSheet) and sheet.hands == []
+    driver.key(pygame.K_DOWN)
+    driver.key(pygame.K_RETURN)
+    assert driver.top is driver.table, "Enter closes a sheet with nothing to review"
