@@ -26,8 +26,9 @@ import weakref
 from dataclasses import dataclass
 from typing import Any
 
-from ai.review import Review, review_record
+from ai.review import Review, ReviewCancelled, review_decisions, seat_decisions
 from ai.worker import CLOSE_WAIT_S, end_with_parent
+from core.record import loads_record
 
 
 @dataclass(frozen=True)
@@ -58,36 +59,30 @@ class ReviewUpdate:
         return self.review is not None or self.error is not None
 
 
-class _Cancelled(Exception):
-    """The review was cancelled while it ran."""
-
-
 # -- the worker process -----------------------------------------------------------------------
 
 
 def run_review(request: ReviewRequest, results: Any, floor: Any) -> None:
-    """Review one request, putting a ``ReviewUpdate`` on ``results`` after every decision.
+    """Review one request, putting a ``ReviewUpdate`` on ``results`` before the first decision
+    and after every one.
 
-    It stops between two decisions once ``floor.value`` (the oldest id still wanted) has
-    passed the request's id, and then reports nothing more.
+    The search stops within a deal once ``floor.value`` (the oldest id still wanted) has
+    passed the request's id, and then nothing more is reported.
     """
 
+    def cancelled() -> bool:
+        return bool(floor.value > request.id)
+
     def progress(done: int, total: int) -> None:
-        if floor.value > request.id:
-            raise _Cancelled
         results.put(ReviewUpdate(request.id, done, total))
 
     try:
-        review = review_record(
-            request.record,
-            request.seat,
-            [request.hand],
-            request.samples,
-            request.seed,
-            None,
-            progress,
+        decisions = seat_decisions(loads_record(request.record), request.seat, request.hand)
+        progress(0, len(decisions))
+        review = review_decisions(
+            decisions, request.samples, request.seed, None, progress, cancelled=cancelled
         )
-    except _Cancelled:
+    except ReviewCancelled:
         return
     except ValueError as error:  # a record or hand that cannot be reviewed
         results.put(ReviewUpdate(request.id, 0, 0, error=str(error)))
@@ -185,7 +180,7 @@ class ReviewWorker:
         return request_id
 
     def cancel(self) -> None:
-        """Cancel the review in flight: the worker stops it after the decision it is on."""
+        """Cancel the review in flight: the worker's search stops within a deal."""
         if self._wanted is not None:
             self._set_floor(self._wanted + 1)
         self._wanted = None

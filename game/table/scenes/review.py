@@ -140,6 +140,8 @@ class ReviewPage(Scene):
         self.error: str | None = None
         self.done, self.total = 0, len(self.steps) - 1
         self.computing = self.review is None
+        #: Whether news of the review came: the worker has begun it.
+        self.started = False
         if self.computing:
             record = dumps_record(controller)
             app.reviews.submit(record, seat, hand, samples, seed)
@@ -187,6 +189,7 @@ class ReviewPage(Scene):
         if not self.computing:
             return
         for news in self.app.reviews.poll():
+            self.started = True
             self.done, self.total = news.done, news.total or self.total
             if news.review is not None:
                 self.review = news.review
@@ -331,6 +334,8 @@ class ReviewPage(Scene):
             )
             return
         words = f"Reviewing your decisions… {self.done} of {self.total}"
+        if not self.started:
+            words = "Starting the review…"
         draw_text(
             surface,
             words,
