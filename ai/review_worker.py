@@ -66,8 +66,8 @@ def run_review(request: ReviewRequest, results: Any, floor: Any) -> None:
     """Review one request, putting a ``ReviewUpdate`` on ``results`` before the first decision
     and after every one.
 
-    The search stops within a deal once ``floor.value`` (the oldest id still wanted) has
-    passed the request's id, and then nothing more is reported.
+    The search stops within a batch of deals (milliseconds) once ``floor.value`` (the oldest
+    id still wanted) has passed the request's id, and then nothing more is reported.
     """
 
     def cancelled() -> bool:
@@ -180,7 +180,7 @@ class ReviewWorker:
         return request_id
 
     def cancel(self) -> None:
-        """Cancel the review in flight: the worker's search stops within a deal."""
+        """Cancel the review in flight: the worker's search stops within milliseconds."""
         if self._wanted is not None:
             self._set_floor(self._wanted + 1)
         self._wanted = None

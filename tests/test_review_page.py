@@ -228,7 +228,7 @@ def test_closing_the_page_stops_the_review_in_the_worker(drivers: MakeDriver) ->
     assert pid is not None
     driver.key(pygame.K_ESCAPE)
     assert driver.top is summary and not page.computing
-    # The worker's search stops within a deal, then it rests, where the whole review would
+    # The worker's search stops within milliseconds, then it rests, where the whole review would
     # take it seconds more.
     time.sleep(0.3)
     before = cpu_seconds(pid)
