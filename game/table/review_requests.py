@@ -18,8 +18,8 @@ from core.errors import HeartsError
 from core.record import loads_record
 
 #: Deals searched per decision at the table: the same as ``mdhearts review``, so both read
-#: alike. A hand's 14 decisions take about 0.3 s with the compiled search on one core of a
-#: 2-core machine (10 000 samples, the most allowed, take about 2 s).
+#: alike. A hand's 14 decisions took 0.2–0.3 s with the compiled search on a 2-core machine,
+#: 0.35 s for the first review with the worker's start (10 000 deals, the most, about 2 s).
 TABLE_REVIEW_SAMPLES = 1000
 #: The seed of the table's reviews, so a hand reviewed twice reads the same.
 TABLE_REVIEW_SEED = DEFAULT_SEED
