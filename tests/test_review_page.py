@@ -11,7 +11,7 @@ import time
 
 import pygame
 import pytest
-from table_driver import Driver, MakeDriver
+from table_driver import SLOW_FRAME_S, Driver, MakeDriver
 from test_processes import LINUX, is_gone, wait_until
 
 from ai.review import review_record
@@ -196,8 +196,10 @@ def test_a_review_in_the_worker_keeps_frames_flowing_and_the_worker_ends_on_clos
     frames = len(driver.step_times)
     assert took > 0.5, f"the review took {took:.2f} s: too short to show frames going on"
     assert frames > 20, f"{frames} frames in {took:.2f} s: frames waited for the review"
-    slowest = max(driver.step_times)
-    assert slowest < 0.1 * max(1.0, took / 2), f"a frame took {slowest:.3f} s"
+    # No frame waits for the review (a frame took 45 ms at most here, the review 2–8 s).
+    times = sorted(driver.step_times)
+    assert times[-1] < SLOW_FRAME_S, f"a frame took {times[-1]:.3f} s"
+    assert times[len(times) * 99 // 100] < 0.1, f"slow frames: {times[-len(times) // 100 :]}"
     assert len(progress) > 3, f"progress seen: {sorted(progress)}"
     pid = reviews.pid
     assert pid is not None
