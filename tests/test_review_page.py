@@ -311,3 +311,52 @@ def test_the_score_sheet_of_a_watched_match_reviews_nothing(drivers: MakeDriver)
     driver.key(pygame.K_DOWN)
     driver.key(pygame.K_RETURN)
     assert driver.top is driver.table, "Enter closes a sheet with nothing to review"
+
+
+@pytest.mark.parametrize("cycle", [["left"], ["hold"]])
+def test_the_hand_story_holds_the_cards_as_they_were(cycle: list[str]) -> None:
+    from ai.autoplay import play_bots
+    from ai.registry import make_bot
+    from core.controller import Controller
+    from core.rules import RuleSet
+    from game.table.hand_story import hand_story
+
+    controller = Controller()
+    rules = RuleSet.from_dict({"pass_cycle": cycle})
+    assert controller.new_match(rules=rules, seed=11, seats=["human"] + ["bot:easy"] * 3).ok
+    play_bots(controller, {seat: make_bot("easy", seat) for seat in range(4)})
+    story = hand_story(controller, 0, 1)
+    assert (story.passing is None) == (cycle == ["hold"])
+    if story.passing is not None:
+        assert len(story.passing.dealt) == 13 and set(story.passing.passed) <= set(
+            story.passing.dealt
+        )
+        assert len(story.passing.received) == 3
+    assert [len(trick.hand) for trick in story.tricks] == list(range(13, 0, -1))
+    for trick, done in zip(story.tricks, controller.tricks, strict=True):
+        assert trick.chosen in trick.hand
+        assert [card for _, card in trick.plays] == done.cards
+        assert trick.leader == done.leader and trick.winner == done.winner
+
+
+def test_the_review_page_is_opaque_and_says_how_to_close_it(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_dialogs import drawn_over, words_drawn
+
+    import game.table.scenes.review as review_module
+    from game.table.widgets import CLOSE_HINT
+
+    driver = drivers(size=(800, 600))
+    small_samples(driver)
+    page = open_review(driver, play_hand_by_keys(driver))
+    reviewed(driver, page)
+    for step in range(len(page.steps)):
+        page.go(step)
+        assert CLOSE_HINT in words_drawn(page, monkeypatch, review_module)
+        over_magenta = drawn_over(driver.app, page, (255, 0, 255))
+        over_cyan = drawn_over(driver.app, page, (0, 255, 255))
+        inside = page.panel().inflate(-16, -16)
+        for x in range(inside.left, inside.right, 7):
+            for y in range(inside.top, inside.bottom, 7):
+                assert over_magenta.get_at((x, y)) == over_cyan.get_at((x, y)), (step, x, y)
