@@ -65,6 +65,10 @@ class ReviewError(ValueError):
     """A review that cannot be done: no such hand or seat in the record, or a bad setting."""
 
 
+class ReviewCancelled(Exception):
+    """A review stopped because its ``cancelled`` check said so."""
+
+
 def classify(loss: float) -> str:
     """Return ``fine``, ``inaccuracy`` or ``mistake`` for a loss in points of Diff.
 
@@ -310,11 +314,14 @@ def review_decision(
     samples: int = DEFAULT_SAMPLES,
     seed: int = DEFAULT_SEED,
     think_ms: float | None = None,
+    *,
+    cancelled: Callable[[], bool] | None = None,
 ) -> DecisionReview:
     """Return the review of one decision, searched on ``samples`` deals.
 
     ``think_ms`` stops the search sooner if it runs that long (after one deal at least).
-    Raises ValueError when the chosen action was not one the seat could take.
+    ``cancelled`` is asked between deals: once it holds, the search stops and ReviewCancelled
+    is raised. Raises ValueError when the chosen action was not one the seat could take.
     """
     check_samples(samples)
     observation = decision.observation
@@ -332,9 +339,11 @@ def review_decision(
         observation,
         samples,
         decision_seed(seed, decision),
-        Budget.for_ms(think_ms) if think_ms is not None else None,
+        Budget.for_ms(think_ms, cancelled) if think_ms is not None or cancelled else None,
         (chosen,) if decision.kind == "pass" else (),
     )
+    if cancelled is not None and cancelled():
+        raise ReviewCancelled(f"the review of hand {decision.hand} was cancelled")
     chosen_slot = analysis.candidates.index(tuple(sorted(chosen)))
     best_slot = analysis.best
     chosen_cost = analysis.costs[chosen_slot]
@@ -360,13 +369,18 @@ def review_decisions(
     seed: int = DEFAULT_SEED,
     think_ms: float | None = None,
     progress: Progress | None = None,
+    *,
+    cancelled: Callable[[], bool] | None = None,
 ) -> Review:
-    """Return the review of these decisions (see ``review_decision``), reporting progress."""
+    """Return the review of these decisions (see ``review_decision``), reporting progress.
+
+    ``cancelled`` is asked during each search: once it holds, ReviewCancelled is raised.
+    """
     check_samples(samples)
     todo = list(decisions)
     reviewed = []
     for decision in todo:
-        reviewed.append(review_decision(decision, samples, seed, think_ms))
+        reviewed.append(review_decision(decision, samples, seed, think_ms, cancelled=cancelled))
         if progress is not None:
             progress(len(reviewed), len(todo))
     return Review(tuple(reviewed))

@@ -282,3 +282,21 @@ def test_a_later_hand_is_reviewed_with_the_match_totals_before_it() -> None:
     decisions = seat_decisions(controller, 1, 2)
     assert decisions[0].observation.scores == totals
     assert deal_for(31, 1)[1] == decisions[0].observation.hand
+
+
+def test_a_cancelled_review_stops_within_its_search() -> None:
+    from ai.review import ReviewCancelled, review_decisions
+
+    decisions = seat_decisions(played_hand(3, "random"), 0, 1)
+    asked = 0
+
+    def never() -> bool:
+        nonlocal asked
+        asked += 1
+        return False
+
+    # The search asks between its batches of deals, not only once the decision is done.
+    review_decision(decisions[0], 2000, cancelled=never)
+    assert asked > 3, asked
+    with pytest.raises(ReviewCancelled):
+        review_decisions(decisions, 10_000, cancelled=lambda: True)

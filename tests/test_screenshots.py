@@ -18,6 +18,7 @@ def test_every_moment_is_saved_at_the_window_size(tmp_path: Path) -> None:
         "table-hint",
         "table-mid-trick",
         "table-summary",
+        "review",
         "moon",
         "settings-over-pause",
         "match-result",

@@ -23,6 +23,7 @@ from core.files import UserDirs, user_dirs
 from core.record import dumps_record
 from game.paths import asset_path
 from game.table.bot_requests import AsyncBots, WorkerBots
+from game.table.review_requests import AsyncReviews, InlineReviews, WorkerReviews
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.saves import BackgroundSaver, load_game
@@ -68,6 +69,8 @@ class App:
 
     ``notices`` are messages to show when it opens (a bad environment variable found before,
     say); problems it finds itself in the settings, files and environment are shown too.
+    Hand reviews run where the bots do unless ``reviews`` says otherwise: in a worker process
+    of their own beside the bot worker's, or in this process with ``InlineBots``.
     """
 
     def __init__(
@@ -77,6 +80,7 @@ class App:
         bots: AsyncBots | None = None,
         environ: dict[str, str] | None = None,
         notices: list[str] | None = None,
+        reviews: AsyncReviews | None = None,
     ) -> None:
         env = dict(os.environ if environ is None else environ)
         warnings: list[str] = list(notices or [])
@@ -94,6 +98,9 @@ class App:
         self.toasts: list[tuple[str, float]] = [(text, TOAST_SECONDS * 2) for text in warnings]
         report = None if telemetry is None else telemetry.record
         self.bots: AsyncBots = bots if bots is not None else WorkerBots(self.think, report)
+        if reviews is None:
+            reviews = WorkerReviews() if isinstance(self.bots, WorkerBots) else InlineReviews()
+        self.reviews: AsyncReviews = reviews
         self.saver = BackgroundSaver()
         pygame.display.init()
         pygame.font.init()
@@ -216,6 +223,7 @@ class App:
         """Start a new match with the settings' opponents and rules and show the table."""
         settings = self.settings
         self.bots.cancel_all()
+        self.reviews.cancel()
         session = TableSession.new_match(
             self.bots,
             settings.opponents,
@@ -401,6 +409,7 @@ class App:
         self.save_settings()
         self.saver.close()
         self.bots.close()
+        self.reviews.close()
         pygame.quit()
 
 

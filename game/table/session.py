@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ai.review import Review
 from ai.think import Decision
 from core import events as ev
 from core.actions import PassAction, PlayAction
@@ -92,6 +93,9 @@ class TableSession:
         self._ready: dict[int, Decision] = {}
         self.hint: Hint | None = None
         self.events: list[ev.Event] = []
+        #: The finished reviews of this match's hands, by hand, seat, samples and seed: kept
+        #: for the session (in memory, not in the save), so a review reopens at once.
+        self.reviews: dict[tuple[int, int, int, int], Review] = {}
 
     @classmethod
     def new_match(

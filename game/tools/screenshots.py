@@ -1,9 +1,9 @@
 """``mdhearts screenshots``: pictures of the real table at several window sizes.
 
 For each size the title menu is saved as PNG, then the table plays a seeded hand by itself and
-the window is saved while passing, in the middle of a trick, with a hint, at the hand summary;
-then the moon celebration, settings over the pause menu, the statistics page and the result of
-a short match.
+the window is saved while passing, in the middle of a trick, with a hint, at the hand summary
+and on the review of that hand (at a trick); then the moon celebration, settings over the pause
+menu, the statistics page and the result of a short match.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ def parse_size(text: str) -> tuple[int, int]:
 def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     """Save the pictures of one window size; return their paths.
 
-    The title; a seeded hand played by itself while passing, mid-trick, with a hint and at its
-    summary; the moon celebration (staged: a moon is rare in a seeded hand); settings over the
-    pause menu; a short match played to its result; then the statistics page with that match.
+    The title; a seeded hand played by itself while passing, mid-trick, with a hint, at its
+    summary and on its review (its fifth trick); the moon celebration (staged: a moon is rare
+    in a seeded hand); settings over the pause menu; a short match played to its result; then
+    the statistics page with that match.
     """
     import pygame
 
@@ -75,6 +76,20 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
             if not reach():
                 raise RuntimeError(f"the table never reached the {moment} moment at {name}")
             save(f"table-{moment}")
+        app.push_scene("review", table.scene, table.session.controller.hand_number, 0)
+        review = app.stack.top
+        assert review is not None
+        for _ in range(600):  # one decision a frame with the inline reviews
+            app.step(1 / 60)
+            if getattr(review, "review", None) is not None:
+                break
+        else:
+            raise RuntimeError(f"the review never finished at {name}")
+        for _ in range(5):
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
+            app.step(1 / 60)
+        save("review")
+        app.stack.remove(review)
         table.next_hand()
         table.scene.moment("moon", "North shot the moon!", "Everyone else takes 26 points")
         for _ in range(80):

@@ -1,4 +1,5 @@
-"""The table's screens: title menu, table, summaries, settings, statistics and help.
+"""The table's screens: title menu, table, summaries, the review of a hand,
+settings, statistics and help.
 
 Importing this package imports every screen, and so registers each by its name
 (``game.table.scene.register``); the screens open each other by those names.
@@ -10,6 +11,7 @@ from game.table.scenes import (
     moment,
     name_entry,
     pages,
+    review,
     settings_menu,
     summary,
     table,
@@ -23,6 +25,7 @@ __all__ = [
     "moment",
     "name_entry",
     "pages",
+    "review",
     "settings_menu",
     "summary",
     "table",

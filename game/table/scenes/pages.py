@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.review import finished_hands
 from core.cards import card_label, parse_card
 from core.controller import Controller
 from core.scoresheet import rules_summary
@@ -15,9 +16,9 @@ from game.table import theme
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.scenes.table import SEAT_NAMES
-from game.table.scenes.text_page import SIDE, Line, TextPage
+from game.table.scenes.text_page import SIDE, TOP, Line, TextPage
 from game.table.store.stats import LEVELS, RECENT_MATCHES, MatchResult, Statistics, Tally
-from game.table.widgets import draw_text
+from game.table.widgets import draw_panel, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -167,29 +168,110 @@ def draw_recent_chart(
         )
 
 
-def score_page(app: App, controller: Controller) -> TextPage:
-    """Return the score sheet of the match: every hand's points and the totals."""
+def score_lines(app: App, controller: Controller) -> list[Line]:
+    """Return the score sheet's rows: the names, every hand's points, the totals."""
+    if controller.match is None:
+        return ["No match in progress."]
+    person = controller.seats[0].is_human
+    names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
+    rows: list[Line] = [("Hand", *names)]
+    earlier = controller.match.earlier
+    if earlier.count:
+        rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
+    for number, score in enumerate(controller.hand_scores, start=earlier.count + 1):
+        marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
+        rows.append((str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True))))
+    rows.append(("Total", *(str(total) for total in controller.totals)))
+    if any(score.moon_shooter is not None for score in controller.hand_scores):
+        rows.append("* shot the moon")
+    return rows
 
-    def lines() -> list[Line]:
-        if controller.match is None:
-            return ["No match in progress."]
-        person = controller.seats[0].is_human
-        names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
-        rows: list[Line] = [("Hand", *names)]
-        earlier = controller.match.earlier
-        if earlier.count:
-            rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
-        for number, score in enumerate(controller.hand_scores, start=earlier.count + 1):
-            marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
-            rows.append(
-                (str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True)))
-            )
-        rows.append(("Total", *(str(total) for total in controller.totals)))
-        if any(score.moon_shooter is not None for score in controller.hand_scores):
-            rows.append("* shot the moon")
-        return rows
 
-    return TextPage(app, "Score sheet", lines)
+#: What the score sheet says when its hands can be reviewed.
+REVIEW_WORDS = "↑ ↓ choose a hand, Enter or a click on it reviews your decisions"
+
+
+class ScoreSheet(TextPage):
+    """The score sheet of the match: every hand's points and the totals.
+
+    Opened over a match the person plays (``table`` given), it also reviews any finished hand:
+    ↑ ↓ choose one, Enter (or R) or a click on its row opens its review.
+    """
+
+    def __init__(self, app: App, controller: Controller, table: TableScene | None = None) -> None:
+        self.controller = controller
+        self.table = table
+        reviewable = table is not None and table.session.person_plays
+        #: The hands that can be reviewed, and the one chosen (an index into them).
+        self.hands = finished_hands(controller) if reviewable else []
+        self.chosen: int | None = None
+        super().__init__(app, "Score sheet", self.sheet_lines)
+
+    def sheet_lines(self) -> list[Line]:
+        """Return the score rows, and how to review a hand when one can be."""
+        rows = score_lines(self.app, self.controller)
+        return [*rows, "", REVIEW_WORDS] if self.hands else rows
+
+    def hand_row(self, hand: int) -> int:
+        """Return the index of a hand's row among the sheet's rows."""
+        match = self.controller.match
+        earlier = match.earlier.count if match is not None else 0
+        return hand - earlier + (1 if earlier else 0)
+
+    def row_rect(self, index: int) -> pygame.Rect:
+        """Return where row ``index`` of the sheet is drawn."""
+        layout = self.app.layout
+        rect = self.panel()
+        top = rect.top + layout.px(TOP) + index * self.line_height()
+        left = rect.left + layout.px(SIDE) - layout.px(8)
+        return pygame.Rect(
+            left, top, rect.width - 2 * layout.px(SIDE) + layout.px(16), self.line_height()
+        )
+
+    def review(self, hand: int) -> None:
+        """Open the review of the person's decisions in a finished hand."""
+        if self.table is not None and hand in self.hands:
+            self.app.push_scene("review", self.table, hand, 0)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """↑ ↓ choose a hand, Enter or R reviews it, a click on a hand's row reviews that
+        hand; Esc, Enter with no hand chosen, or a click elsewhere closes."""
+        if self.hands and event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_UP, pygame.K_DOWN):
+                step = -1 if event.key == pygame.K_UP else 1
+                last = len(self.hands) - 1
+                start = (last + 1 if step < 0 else -1) if self.chosen is None else self.chosen
+                self.chosen = max(0, min(last, start + step))
+                return
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_r) and (
+                self.chosen is not None
+            ):
+                self.review(self.hands[self.chosen])
+                return
+        if self.hands and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            for index, hand in enumerate(self.hands):
+                if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
+                    self.chosen = index
+                    self.review(hand)
+                    return
+        if self.hands and event.type == pygame.MOUSEMOTION:
+            for index, hand in enumerate(self.hands):
+                if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
+                    self.chosen = index
+            return
+        super().handle(event)
+
+    def draw_lines(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
+        """Light the chosen hand's row, then draw the rows."""
+        if self.chosen is not None:
+            row = self.row_rect(self.hand_row(self.hands[self.chosen]))
+            draw_panel(surface, row, (*theme.BUTTON_HOVER, 255), theme.ACCENT, radius=6)
+        return super().draw_lines(surface, rect)
+
+
+def score_page(app: App, controller: Controller, table: TableScene | None = None) -> ScoreSheet:
+    """Return the score sheet of the match (reviewing its hands when ``table`` is given)."""
+    return ScoreSheet(app, controller, table)
 
 
 def pause_menu(app: App, table: TableScene) -> MenuScene:
@@ -217,7 +299,8 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             MenuItem("New match", new_match),
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
-                "Score sheet", lambda: app.stack.push(score_page(app, table.session.controller))
+                "Score sheet",
+                lambda: app.stack.push(score_page(app, table.session.controller, table)),
             ),
             MenuItem("How to play", lambda: app.stack.push(help_page(app))),
             MenuItem("Save and leave to the title", leave),

@@ -11,6 +11,7 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
+from game.table.session import HUMAN_SEAT
 from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
 
@@ -57,6 +58,11 @@ class HandSummary(Scene):
         last = table.session.phase == "match_over"
         self.label = "See the result" if last else "Next hand"
         self.button = Button(self.label, self.go_on, primary=True)
+        #: The person's hand just played can be reviewed (not while watching the bots).
+        self.review_button = (
+            Button("Review this hand", self.open_review) if table.session.person_plays else None
+        )
+        self.hand = table.session.controller.hand_number
         #: While watching, the summary goes on by itself after a pause.
         self.countdown = Countdown(None if table.session.person_plays else WATCH_PAUSE_S)
 
@@ -76,15 +82,28 @@ class HandSummary(Scene):
         self.app.stack.remove(self)
         self.table.next_hand()
 
+    def open_review(self) -> None:
+        """Open the review of the person's decisions in the hand just played."""
+        if self.review_button is not None:
+            self.app.push_scene("review", self.table, self.hand, HUMAN_SEAT)
+
+    def buttons(self) -> list[Button]:
+        """Return the summary's buttons: go on, and the review when the person plays."""
+        return [self.button] if self.review_button is None else [self.button, self.review_button]
+
     def handle(self, event: pygame.event.Event) -> None:
-        """Enter, Space or the button goes on; Esc opens the menu."""
+        """Enter, Space or the button goes on; R or its button reviews; Esc opens the menu."""
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
                 self.go_on()
+            elif event.key == pygame.K_r:
+                self.open_review()
             elif event.key == pygame.K_ESCAPE:
                 self.table.open_menu()
         else:
-            self.button.handle(event)
+            for button in self.buttons():
+                if button.handle(event):
+                    return
 
     def panel(self) -> pygame.Rect:
         """Return the summary's panel: wide enough for a fan of 15 cards, tall for 4 rows."""
@@ -142,9 +161,12 @@ class HandSummary(Scene):
         for card, spot in self.card_spots():
             surface.blit(art.face(card), spot)
         self._draw_numbers(surface, rect, top, row_h)
-        self.button.rect = pygame.Rect(0, 0, layout.px(220), layout.px(46))
-        self.button.rect.midbottom = (rect.centerx, rect.bottom - layout.px(16))
-        self.button.draw(surface)
+        buttons = self.buttons()
+        for index, button in enumerate(buttons):
+            button.rect = pygame.Rect(0, 0, layout.px(220), layout.px(46))
+            offset = (index - (len(buttons) - 1) / 2) * layout.px(240)
+            button.rect.midbottom = (round(rect.centerx + offset), rect.bottom - layout.px(16))
+            button.draw(surface)
 
     def _draw_numbers(
         self, surface: pygame.Surface, rect: pygame.Rect, top: int, row_h: int

@@ -303,7 +303,7 @@ class TableScene(Scene):
 
     def open_scores(self) -> None:
         """Show the score sheet."""
-        self.app.push_scene("score_sheet", self.session.controller)
+        self.app.push_scene("score_sheet", self.session.controller, self)
 
     def open_last_trick(self) -> None:
         """Show the last completed trick."""

@@ -1,0 +1,578 @@
+"""The review of one hand: the person's decisions judged by the hard bot's search, step by step.
+
+The review is computed by ``app.reviews`` (a worker process at the table) while a progress bar
+shows how far it is; Esc cancels it. Then the page steps through the hand: the pass, each
+trick with its four cards as they were played and the person's hand before their card, each
+decision marked fine, inaccuracy or mistake with the better choice and what it was worth, and
+last the points lost to decisions. A finished review is kept with the table's session, so
+reopening it is instant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from ai.review import DecisionReview, Review
+from core.cards import card_label
+from core.record import dumps_record
+from core.rules import pass_receiver
+from game.table import theme
+from game.table.card_art import CardArt
+from game.table.hand_story import HandStory, TrickStory, hand_story
+from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
+from game.table.scene import Scene, register
+from game.table.widgets import (
+    Button,
+    centred_rect,
+    draw_close_hint,
+    draw_dialog,
+    draw_text,
+    wrap_text,
+)
+
+if TYPE_CHECKING:
+    from game.table.app import App
+    from game.table.scenes.table import TableScene
+
+#: The panel's size at the base size, and its margin to the window.
+PANEL_WIDTH = 1180
+PANEL_HEIGHT = 680
+MARGIN = 16
+#: How much taller than ``PANEL_HEIGHT`` the panel may grow in a tall window.
+TALL_SHARE = 1.5
+#: The largest cards on the page, as a share of the table's own.
+MAX_CARD_SHARE = 1.4
+#: How far apart the cards of a hand are fanned, as a share of a card's width.
+FAN = 0.62
+#: The colour of each class of decision.
+GRADE_COLOURS = {"fine": theme.GOOD, "inaccuracy": theme.ACCENT, "mistake": theme.DANGER}
+#: How each class is named on the page.
+GRADE_WORDS = {"fine": "Fine", "inaccuracy": "Inaccuracy", "mistake": "Mistake"}
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the page: ``pass``, ``trick`` (with its number) or ``total``."""
+
+    kind: str
+    trick: int = 0
+
+    @property
+    def short(self) -> str:
+        """Return the step's name on its button in the strip."""
+        return {"pass": "Pass", "total": "Total"}.get(self.kind, str(self.trick))
+
+
+def points(value: float) -> str:
+    """Return a number of points as the page writes it: ``1.18 points``, ``1 point``."""
+    return "1 point" if value == 1 else f"{value:.2f} points"
+
+
+def cards_text(cards: tuple[int, ...]) -> str:
+    """Return cards written with their suit symbols, separated by spaces."""
+    return " ".join(card_label(card) for card in cards)
+
+
+def verdict(decision: DecisionReview) -> str:
+    """Return the sentence judging one decision, e.g. ``A♦ was better by 1.18 points``."""
+    chosen, best = cards_text(decision.chosen), cards_text(decision.best)
+    if decision.forced:
+        return f"{chosen} was your only legal card"
+    if decision.best == decision.chosen or decision.loss == 0:
+        return f"{chosen} was the best choice found"
+    if decision.kind == "pass":
+        best = f"Passing {best}"
+    if decision.grade == "fine":
+        return f"{best} was a little better, by {points(decision.loss)}: within the search's noise"
+    return f"{best} was better by {points(decision.loss)}"
+
+
+def trick_caption(trick: TrickStory, seat: int, seat_name: Callable[[int], str]) -> str:
+    """Return who led a trick and who won it, the reviewed seat called "you"."""
+
+    def who(other: int) -> str:
+        return "you" if other == seat else seat_name(other)
+
+    led = "You led" if trick.leader == seat else f"{seat_name(trick.leader)} led"
+    return f"Trick {trick.number}: {led}, {who(trick.winner)} won it"
+
+
+def total_line(review: Review) -> str:
+    """Return the last step's sentence: the points lost and the count of flagged decisions."""
+    grades = [decision.grade for decision in review.decisions]
+    mistakes, slips = grades.count("mistake"), grades.count("inaccuracy")
+    counts = (
+        f"{mistakes} mistake{'s' if mistakes != 1 else ''}, "
+        f"{slips} inaccurac{'ies' if slips != 1 else 'y'}"
+    )
+    return f"Points lost to decisions: {review.total_loss:.2f} ({counts})"
+
+
+class ReviewPage(Scene):
+    """The review of the person's (or any seat's) decisions in one finished hand."""
+
+    overlay = True
+
+    def __init__(
+        self,
+        app: App,
+        table: TableScene,
+        hand: int,
+        seat: int = 0,
+        samples: int = TABLE_REVIEW_SAMPLES,
+        seed: int = TABLE_REVIEW_SEED,
+    ) -> None:
+        super().__init__(app)
+        self.table = table
+        self.seat = seat
+        controller = table.session.controller
+        self.story: HandStory = hand_story(controller, seat, hand)
+        self.steps = [Step("pass")] if self.story.passing is not None else []
+        self.steps += [Step("trick", trick.number) for trick in self.story.tricks]
+        self.steps.append(Step("total"))
+        self.index = 0
+        self.key = (hand, seat, samples, seed)
+        self.review: Review | None = table.session.reviews.get(self.key)
+        self.error: str | None = None
+        self.done, self.total = 0, len(self.steps) - 1
+        self.computing = self.review is None
+        #: Whether news of the review came: the worker has begun it.
+        self.started = False
+        if self.computing:
+            record = dumps_record(controller)
+            app.reviews.submit(record, seat, hand, samples, seed)
+        self.back_button = Button("‹ Previous", lambda: self.go(self.index - 1))
+        self.next_button = Button("Next ›", lambda: self.go(self.index + 1), primary=True)
+        self.step_buttons = [
+            Button(step.short, lambda index=index: self.go(index))  # type: ignore[misc]
+            for index, step in enumerate(self.steps)
+        ]
+
+    # -- state ----------------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        """Return the step shown."""
+        return self.steps[self.index]
+
+    def go(self, index: int) -> None:
+        """Show step ``index`` (kept within the steps); nothing while the review computes."""
+        if self.review is not None:
+            self.index = max(0, min(index, len(self.steps) - 1))
+
+    def decision(self, step: Step) -> DecisionReview | None:
+        """Return the review of the decision made at a step (None for the total)."""
+        if self.review is None:
+            return None
+        kind = {"pass": "pass", "trick": "play"}.get(step.kind)
+        for decision in self.review.decisions:
+            if (kind, step.trick) == (decision.kind, decision.trick or 0):
+                return decision
+        return None
+
+    def close(self) -> None:
+        """Close the page (cancelling a review still computing)."""
+        self.app.stack.remove(self)
+
+    def leave(self) -> None:
+        """A review still computing is cancelled when the page closes."""
+        if self.computing:
+            self.app.reviews.cancel()
+            self.computing = False
+
+    def update(self, dt: float) -> None:
+        """Collect the review's progress and, when it is done, keep it with the session."""
+        if not self.computing:
+            return
+        for news in self.app.reviews.poll():
+            self.started = True
+            self.done, self.total = news.done, news.total or self.total
+            if news.review is not None:
+                self.review = news.review
+                self.table.session.reviews[self.key] = news.review
+                self.computing = False
+            elif news.error is not None:
+                self.error = news.error
+                self.computing = False
+            self.app.request_frame()
+
+    # -- input ----------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """← → step, Home/End go to the ends, Esc closes; clicks on the buttons step, a
+        click outside the panel closes."""
+        if event.type == pygame.KEYDOWN:
+            key = event.key
+            if key == pygame.K_ESCAPE:
+                self.close()
+            elif key in (pygame.K_LEFT, pygame.K_PAGEUP):
+                self.go(self.index - 1)
+            elif key in (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_SPACE):
+                self.go(self.index + 1)
+            elif key == pygame.K_HOME:
+                self.go(0)
+            elif key == pygame.K_END:
+                self.go(len(self.steps) - 1)
+            return
+        if self.review is not None:
+            for button in [self.back_button, self.next_button, *self.step_buttons]:
+                if button.handle(event):
+                    return
+        if (
+            event.type == pygame.MOUSEBUTTONDOWN
+            and event.button == 1
+            and not self.panel().collidepoint(event.pos)
+        ):
+            self.close()
+
+    # -- geometry -------------------------------------------------------------------------
+
+    def panel(self) -> pygame.Rect:
+        """Return the page's panel: nearly all the window."""
+        layout = self.app.layout
+        width = min(layout.px(PANEL_WIDTH), layout.width - 2 * layout.px(MARGIN))
+        height = max(
+            layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
+        )
+        return centred_rect(layout.size, width, height, layout.px(MARGIN))
+
+    def _art(self, area: pygame.Rect, height: float, count: int) -> CardArt:
+        """Return the card art for a row of ``count`` cards at most ``height`` pixels tall and,
+        fanned ``FAN`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
+        table's card."""
+        art = self.app.card_art()
+        width = art.size[0]
+        tall = int(height / (art.size[1] / width))
+        wide = int(area.width * 0.94 / (1 + FAN * max(0, count - 1)))
+        fitting = max(24, min(round(width * MAX_CARD_SHARE), tall, wide))
+        return art if fitting == width else self.app.art.get(fitting, art.style)
+
+    def _place_buttons(self, rect: pygame.Rect) -> None:
+        """Place the step strip under the title and the arrows near the bottom."""
+        layout = self.app.layout
+        count = len(self.step_buttons)
+        gap = layout.px(6)
+        room = rect.width - 2 * layout.px(24)
+        width = min(layout.px(64), (room - (count - 1) * gap) // count)
+        height = max(layout.px(30), round(layout.text(15) * 1.9))
+        left = rect.centerx - (count * width + (count - 1) * gap) // 2
+        top = rect.top + layout.px(64)
+        for index, button in enumerate(self.step_buttons):
+            button.rect = pygame.Rect(left + index * (width + gap), top, width, height)
+        nav_h = max(layout.px(40), round(layout.text(16) * 2.4))
+        nav_w = min(layout.px(180), rect.width // 3)
+        bottom = rect.bottom - layout.px(40)
+        self.back_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
+        self.back_button.rect.bottomleft = (rect.left + layout.px(24), bottom)
+        self.next_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
+        self.next_button.rect.bottomright = (rect.right - layout.px(24), bottom)
+        self.back_button.enabled = self.index > 0
+        self.next_button.enabled = self.index < len(self.steps) - 1
+
+    def content_area(self, rect: pygame.Rect) -> pygame.Rect:
+        """Return the room between the step strip and the arrows."""
+        layout = self.app.layout
+        top = self.step_buttons[0].rect.bottom + layout.px(14)
+        bottom = self.back_button.rect.top - layout.px(10)
+        inner = rect.inflate(-2 * layout.px(24), 0)
+        return pygame.Rect(inner.left, top, inner.width, max(1, bottom - top))
+
+    # -- drawing --------------------------------------------------------------------------
+
+    def frame_due_in(self) -> float | None:
+        """Nothing moves by itself: progress asks for a frame when it arrives."""
+        return None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        """Draw the panel: progress while computing, else the step shown."""
+        layout = self.app.layout
+        rect = self.panel()
+        title = f"Review of hand {self.story.hand}"
+        draw_dialog(surface, rect, title, layout.text(28), layout.px(32))
+        if self.review is None:
+            self._draw_progress(surface, rect)
+        else:
+            self._place_buttons(rect)
+            self._draw_strip(surface)
+            area = self.content_area(rect)
+            step = self.step
+            if step.kind == "pass":
+                self._draw_pass(surface, area)
+            elif step.kind == "trick":
+                self._draw_trick(surface, area, self.story.tricks[step.trick - 1])
+            else:
+                self._draw_total(surface, area)
+            self.back_button.draw(surface)
+            self.next_button.draw(surface)
+            keys = "← → step   Home / End first / last"
+            draw_text(
+                surface,
+                keys,
+                layout.text(14),
+                theme.TEXT_DIM,
+                center=(rect.centerx, self.back_button.rect.centery),
+                max_width=self.next_button.rect.left - self.back_button.rect.right - 16,
+            )
+        draw_close_hint(surface, rect, layout.text(14), layout.px(18))
+
+    def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
+        """Draw how far the review is, or why it failed."""
+        layout = self.app.layout
+        if self.error is not None:
+            text = f"The review could not be done: {self.error}"
+            draw_text(
+                surface,
+                text,
+                layout.text(18),
+                theme.DANGER,
+                center=rect.center,
+                max_width=rect.width - layout.px(48),
+            )
+            return
+        words = f"Reviewing your decisions… {self.done} of {self.total}"
+        if not self.started:
+            words = "Starting the review…"
+        draw_text(
+            surface,
+            words,
+            layout.text(20),
+            theme.TEXT,
+            center=(rect.centerx, rect.centery - layout.px(40)),
+            max_width=rect.width - layout.px(48),
+        )
+        bar = pygame.Rect(0, 0, min(layout.px(600), rect.width - layout.px(80)), layout.px(22))
+        bar.center = rect.center
+        pygame.draw.rect(surface, theme.BUTTON_DISABLED, bar, border_radius=bar.height // 2)
+        filled = bar.copy()
+        filled.width = round(bar.width * self.done / max(1, self.total))
+        if filled.width:
+            pygame.draw.rect(surface, theme.ACCENT, filled, border_radius=bar.height // 2)
+        pygame.draw.rect(surface, theme.PANEL_BORDER, bar, 1, border_radius=bar.height // 2)
+        draw_text(
+            surface,
+            "Esc cancels",
+            layout.text(15),
+            theme.TEXT_DIM,
+            center=(rect.centerx, bar.bottom + layout.px(30)),
+        )
+
+    def _draw_strip(self, surface: pygame.Surface) -> None:
+        """Draw the steps' buttons, each edged in its decision's colour, the current one lit."""
+        for index, (step, button) in enumerate(zip(self.steps, self.step_buttons, strict=True)):
+            decision = self.decision(step)
+            button.primary = index == self.index
+            button.draw(surface)
+            if decision is not None and decision.grade != "fine":
+                mark = button.rect.inflate(-4, -4)
+                mark.height = max(3, button.rect.height // 8)
+                mark.bottom = button.rect.bottom - 3
+                pygame.draw.rect(surface, GRADE_COLOURS[decision.grade], mark)
+
+    def _draw_row(
+        self,
+        surface: pygame.Surface,
+        art: CardArt,
+        cards: tuple[int, ...],
+        centre: tuple[int, int],
+        marked: dict[int, tuple[int, int, int]],
+        step: float,
+    ) -> list[pygame.Rect]:
+        """Draw a row of card faces centred on ``centre``, ``step`` apart; ring the ``marked``
+        ones in their colour (lifted a little); return where each was drawn."""
+        width, height = art.size
+        span = step * (len(cards) - 1) + width
+        left = centre[0] - span / 2
+        rects = []
+        for index, card in enumerate(cards):
+            spot = pygame.Rect(round(left + index * step), 0, width, height)
+            spot.centery = centre[1] - (round(height * 0.12) if card in marked else 0)
+            surface.blit(art.face(card), spot)
+            if card in marked:
+                surface.blit(art.outline(marked[card]), spot)
+            rects.append(spot)
+        return rects
+
+    def _verdict_lines(
+        self,
+        surface: pygame.Surface,
+        area: pygame.Rect,
+        top: int,
+        decision: DecisionReview | None,
+        doing: str,
+    ) -> None:
+        """Write what the person did and the decision's class and better choice."""
+        layout = self.app.layout
+        if decision is None:
+            return
+        grade = decision.grade
+        head = "Forced" if decision.forced else GRADE_WORDS[grade]
+        colour = theme.TEXT_DIM if decision.forced else GRADE_COLOURS[grade]
+        draw_text(
+            surface,
+            f"{head}: {doing}",
+            layout.text(20),
+            colour,
+            bold=True,
+            center=(area.centerx, top),
+            max_width=area.width,
+        )
+        draw_text(
+            surface,
+            verdict(decision),
+            layout.text(18),
+            theme.TEXT,
+            center=(area.centerx, top + round(layout.text(20) * 1.5)),
+            max_width=area.width,
+        )
+
+    def _draw_pass(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Draw the hand dealt with the three cards passed marked, and the cards received."""
+        layout = self.app.layout
+        passing = self.story.passing
+        assert passing is not None
+        receiver = self.table.seat_name(pass_receiver(self.seat, passing.direction))
+        px = layout.text(17)
+        verdict_h = round(px * 5.5)
+        art = self._art(area, (area.height - 5 * px - verdict_h) / 1.12, len(passing.dealt))
+        used = 5 * px + verdict_h + round(art.size[1] * 1.12)
+        area = area.move(0, max(0, (area.height - used) // 2))
+        draw_text(
+            surface,
+            f"Your pass to {receiver}: the hand you were dealt",
+            px,
+            theme.TEXT_DIM,
+            center=(area.centerx, area.top + px),
+            max_width=area.width,
+        )
+        step = min(art.size[0] * FAN, (area.width - art.size[0]) / 12)
+        lift = round(art.size[1] * 0.12)
+        centre = (area.centerx, area.top + 2 * px + lift + art.size[1] // 2)
+        marked = {card: theme.ACCENT for card in passing.passed}
+        rects = self._draw_row(surface, art, passing.dealt, centre, marked, step)
+        bottom = max(rect.bottom for rect in rects)
+        received = cards_text(passing.received) or "nothing"
+        draw_text(
+            surface,
+            f"You received {received}",
+            px,
+            theme.TEXT,
+            center=(area.centerx, bottom + round(px * 1.4)),
+            max_width=area.width,
+        )
+        decision = self.decision(self.step)
+        doing = f"you passed {cards_text(passing.passed)}"
+        self._verdict_lines(surface, area, bottom + round(px * 4), decision, doing)
+
+    def _draw_trick(self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory) -> None:
+        """Draw the trick's four cards in the order played (who led, who won) and the hand
+        the person held before playing, their card marked."""
+        layout = self.app.layout
+        px = layout.text(16)
+        small = layout.text(14)
+        fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 5)
+        art = self._art(area, (area.height - fixed) / 2.12, 13)
+        used = fixed + round(art.size[1] * 2.12)
+        area = area.move(0, max(0, (area.height - used) // 2))
+        draw_text(
+            surface,
+            trick_caption(trick, self.seat, self.table.seat_name),
+            layout.text(17),
+            theme.TEXT_DIM,
+            center=(area.centerx, area.top + px),
+            max_width=area.width,
+        )
+        width, height = art.size
+        gap = max(layout.px(18), width // 4)
+        cards = tuple(card for _, card in trick.plays)
+        winning = dict(trick.plays)[trick.winner]
+        centre = (area.centerx, area.top + 2 * px + height // 2)
+        rects = self._draw_row(surface, art, cards, centre, {}, width + gap)
+        for (seat, card), spot in zip(trick.plays, rects, strict=True):
+            if card == winning:
+                surface.blit(art.outline(theme.ACCENT), spot)
+            name = "You" if seat == self.seat else self.table.seat_name(seat)
+            draw_text(
+                surface,
+                name,
+                small,
+                theme.ACCENT if card == winning else theme.TEXT,
+                bold=seat == self.seat,
+                center=(spot.centerx, spot.bottom + round(small * 0.9)),
+                max_width=width + gap - 4,
+            )
+        top = max(rect.bottom for rect in rects) + round(small * 2) + round(px * 0.9)
+        draw_text(
+            surface,
+            "Your hand before you played",
+            px,
+            theme.TEXT_DIM,
+            center=(area.centerx, top),
+            max_width=area.width,
+        )
+        hand = trick.hand or (trick.chosen,)
+        step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
+        lift = round(height * 0.12)
+        row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
+        marked = {trick.chosen: theme.ACCENT}
+        rects = self._draw_row(surface, art, hand, row_centre, marked, step)
+        bottom = max(rect.bottom for rect in rects)
+        doing = f"you played {card_label(trick.chosen)}"
+        decision = self.decision(self.step)
+        self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
+
+    def _draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> None:
+        """Draw the points lost to decisions and the flagged decisions, one a line."""
+        layout = self.app.layout
+        review = self.review
+        assert review is not None
+        px = layout.text(18)
+        draw_text(
+            surface,
+            total_line(review),
+            layout.text(24),
+            theme.ACCENT,
+            bold=True,
+            center=(area.centerx, area.top + layout.text(24)),
+            max_width=area.width,
+        )
+        y = area.top + layout.text(24) * 3
+        flagged = [d for d in review.decisions if d.grade != "fine"]
+        if not flagged:
+            lines = [
+                (
+                    "Every decision was fine: nothing the search could improve on by much.",
+                    theme.GOOD,
+                )
+            ]
+        else:
+            lines = [
+                (
+                    f"{'Pass' if d.kind == 'pass' else f'Trick {d.trick}'}: "
+                    f"{GRADE_WORDS[d.grade].lower()}, you chose {cards_text(d.chosen)}; "
+                    f"{verdict(d).replace('Passing', 'passing', 1)}",
+                    GRADE_COLOURS[d.grade],
+                )
+                for d in flagged
+            ]
+        lines.append(
+            (
+                "A loss is in points against the table's average for this hand, measured by the "
+                "hard bot's search over deals consistent with what you saw.",
+                theme.TEXT_DIM,
+            )
+        )
+        line_h = round(px * 1.45)
+        for text, colour in lines:
+            for part in wrap_text(text, px, area.width):
+                if y + line_h > area.bottom:
+                    return
+                draw_text(surface, part, px, colour, midleft=(area.left, y), max_width=area.width)
+                y += line_h
+            y += round(px * 0.3)
+
+
+register("review", ReviewPage)

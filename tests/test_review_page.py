@@ -1,0 +1,362 @@
+"""The review page: opened from the hand summary, computed off the frame loop, stepped through.
+
+The App runs headless on the SDL dummy driver; the person's input is posted as real key and
+mouse events (see table_driver.py).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pygame
+import pytest
+from table_driver import SLOW_FRAME_S, Driver, MakeDriver
+from test_processes import LINUX, is_gone, wait_until
+
+from ai.review import review_record
+from game.table.review_requests import (
+    TABLE_REVIEW_SEED,
+    InlineReviews,
+    WorkerReviews,
+)
+from game.table.scenes.pages import ScoreSheet
+from game.table.scenes.review import ReviewPage, total_line
+from game.table.scenes.summary import HandSummary
+
+#: Few deals per decision, so the tests' reviews are quick (the page reads the same however many).
+SAMPLES = 40
+
+
+def play_hand_by_keys(driver: Driver) -> HandSummary:
+    """Start a match and play the person's first hand with the keyboard; return the summary.
+
+    The pass takes the focused card and the next two (↑ → ↑ → ↑, Enter); each play is the
+    card the keyboard is on (always a legal one), with Enter.
+    """
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="fast"))
+    app.start_match()
+    while True:
+        driver.run_until(lambda: driver.ready_for_person() or driver.summary_shown())
+        if driver.summary_shown():
+            summary = driver.top
+            assert isinstance(summary, HandSummary)
+            return summary
+        if driver.table.session.person_must_pass:
+            for key in (pygame.K_UP, pygame.K_RIGHT, pygame.K_UP, pygame.K_RIGHT, pygame.K_UP):
+                driver.key(key)
+            driver.key(pygame.K_RETURN)
+        else:
+            driver.key(pygame.K_RETURN)
+
+
+def open_review(driver: Driver, summary: HandSummary) -> ReviewPage:
+    """Click the summary's "Review this hand" and return the page opened."""
+    button = summary.review_button
+    assert button is not None and button.label == "Review this hand"
+    driver.step()
+    driver.click(button.rect.center)
+    page = driver.top
+    assert isinstance(page, ReviewPage), driver.describe()
+    return page
+
+
+def reviewed(driver: Driver, page: ReviewPage) -> None:
+    """Run frames until the page's review is done."""
+    driver.run_until(lambda: page.review is not None or page.error is not None, max_frames=2000)
+    assert page.error is None
+
+
+def small_samples(driver: Driver) -> None:
+    """Make the summary open reviews with ``SAMPLES`` deals per decision."""
+    real = driver.app.push_scene
+
+    def push(name: str, *args: object, **kwargs: object) -> None:
+        if name == "review":
+            kwargs.setdefault("samples", SAMPLES)
+        real(name, *args, **kwargs)
+
+    driver.app.push_scene = push  # type: ignore[method-assign]
+
+
+def test_the_summary_reviews_the_hand_and_the_page_steps_through_it(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    controller = driver.table.session.controller
+    page = open_review(driver, summary)
+    assert page.review is None and page.computing
+    driver.step()
+    assert 0 < page.done < page.total == 14, "the review reports its progress decision by decision"
+    reviewed(driver, page)
+    # The page's total is the CLI's review of the same record, seat, hand, seed and samples.
+    expected = review_record(driver.record(), 0, [1], SAMPLES, TABLE_REVIEW_SEED)
+    assert page.review == expected
+    assert total_line(page.review).startswith(
+        f"Points lost to decisions: {expected.total_loss:.2f}"
+    )
+    story = page.story
+    assert story.passing is not None and len(story.tricks) == 13
+    assert [trick.plays for trick in story.tricks] == [
+        tuple((seat, card) for seat, card in zip(_order(t.leader), t.cards, strict=True))
+        for t in controller.tricks
+    ]
+    # The pass first, then trick by trick with → and ←; End and Home go to the ends.
+    assert page.step.kind == "pass"
+    driver.key(pygame.K_RIGHT)
+    assert (page.step.kind, page.step.trick) == ("trick", 1)
+    driver.key(pygame.K_RIGHT)
+    driver.key(pygame.K_RIGHT)
+    assert page.step.trick == 3
+    driver.key(pygame.K_LEFT)
+    assert page.step.trick == 2
+    decision = page.decision(page.step)
+    assert decision is not None and decision.trick == 2
+    assert decision.chosen == (story.tricks[1].chosen,)
+    assert story.tricks[1].chosen not in controller.hand(0)
+    driver.key(pygame.K_END)
+    assert page.step.kind == "total"
+    driver.key(pygame.K_RIGHT)
+    assert page.step.kind == "total", "the last step stays the last"
+    driver.key(pygame.K_HOME)
+    assert page.step.kind == "pass"
+    # The arrows and the strip's buttons step with the mouse.
+    driver.step()
+    driver.click(page.next_button.rect.center)
+    assert page.step.trick == 1
+    driver.click(page.step_buttons[7].rect.center)
+    assert (page.step.kind, page.step.trick) == ("trick", 7)
+    driver.click(page.back_button.rect.center)
+    assert page.step.trick == 6
+    # Esc closes it over the summary; reopened, the review is kept and shown at once.
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary
+    steps = driver.app.reviews.steps  # type: ignore[attr-defined]
+    again = open_review(driver, summary)
+    assert again.review == expected and not again.computing
+    driver.step(3)
+    assert driver.app.reviews.steps == steps, "a cached review is not computed again"  # type: ignore[attr-defined]
+
+
+def _order(leader: int) -> list[int]:
+    return [(leader + offset) % 4 for offset in range(4)]
+
+
+def test_esc_cancels_a_review_while_it_computes(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    reviews = driver.app.reviews
+    assert isinstance(reviews, InlineReviews)
+    page = open_review(driver, summary)
+    driver.step(2)
+    assert page.computing and page.done < page.total
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary and not page.computing
+    steps = reviews.steps
+    driver.step(20)
+    assert reviews.poll() == [], "the cancelled review goes on computing"
+    assert reviews.steps == steps, "the cancelled review goes on computing"
+    assert not driver.table.session.reviews, "a cancelled review is not kept"
+
+
+def test_no_review_button_while_watching(drivers: MakeDriver) -> None:
+    driver = drivers()
+    driver.app.change_settings(driver.app.settings.with_changes(speed="instant"))
+    driver.app.start_match(watch=True)
+    driver.run_until(driver.summary_shown)
+    summary = driver.top
+    assert isinstance(summary, HandSummary) and summary.review_button is None
+    driver.key(pygame.K_r)
+    assert driver.top is summary
+
+
+def test_a_review_in_the_worker_keeps_frames_flowing_and_the_worker_ends_on_close(
+    drivers: MakeDriver,
+) -> None:
+    environ = {**os.environ, "MDH_THINK_LIMIT_MS": "50"}
+    driver = drivers(inline=False, environ=environ)
+    reviews = driver.app.reviews
+    assert isinstance(reviews, WorkerReviews)
+    summary = play_hand_by_keys(driver)
+    driver.step_times.clear()
+    # Many deals per decision, so the review takes seconds in the worker.
+    driver.app.push_scene("review", driver.table, 1, 0, samples=10_000)
+    page = driver.top
+    assert isinstance(page, ReviewPage)
+    started = time.perf_counter()
+    progress: set[int] = set()
+    while page.computing:
+        driver.step()
+        progress.add(page.done)
+        assert time.perf_counter() - started < 120, "the review never finished"
+    took = time.perf_counter() - started
+    assert page.review is not None and page.error is None
+    frames = len(driver.step_times)
+    assert took > 0.5, f"the review took {took:.2f} s: too short to show frames going on"
+    assert frames > 20, f"{frames} frames in {took:.2f} s: frames waited for the review"
+    # No frame waits for the review (a frame took 45 ms at most here, the review 2–8 s).
+    times = sorted(driver.step_times)
+    assert times[-1] < SLOW_FRAME_S, f"a frame took {times[-1]:.3f} s"
+    assert times[len(times) * 99 // 100] < 0.1, f"slow frames: {times[-len(times) // 100 :]}"
+    assert len(progress) > 3, f"progress seen: {sorted(progress)}"
+    pid = reviews.pid
+    assert pid is not None
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary
+    driver.close()
+    assert wait_until(lambda: is_gone(pid)), "the review worker outlived the table"
+
+
+def cpu_seconds(pid: int) -> float:
+    """Return the processor time a process has used so far (Linux)."""
+    with open(f"/proc/{pid}/stat", encoding="utf-8") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_closing_the_page_stops_the_review_in_the_worker(drivers: MakeDriver) -> None:
+    driver = drivers(inline=False, environ={**os.environ, "MDH_THINK_LIMIT_MS": "50"})
+    summary = play_hand_by_keys(driver)
+    driver.app.push_scene("review", driver.table, 1, 0, samples=10_000)
+    page = driver.top
+    assert isinstance(page, ReviewPage)
+    # Cancelled while it searches the pass (a second or more at these many deals).
+    driver.run_until(lambda: page.started, max_frames=100_000)
+    assert page.done == 0
+    pid = driver.app.reviews.pid  # type: ignore[attr-defined]
+    assert pid is not None
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is summary and not page.computing
+    # The worker's search stops within milliseconds, then it rests, where the whole review would
+    # take it seconds more.
+    time.sleep(0.3)
+    before = cpu_seconds(pid)
+    time.sleep(0.8)
+    assert cpu_seconds(pid) - before < 0.3, "the worker goes on with the closed page's review"
+    # And it takes the next review at once.
+    driver.app.push_scene("review", driver.table, 1, 0, samples=SAMPLES)
+    quick = driver.top
+    assert isinstance(quick, ReviewPage)
+    driver.run_until(lambda: not quick.computing, max_frames=100_000)
+    assert quick.review is not None
+
+
+def drawn_at(driver: Driver, monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[int, int]:
+    """Return a point on the first cell of the page's row reading ``text`` as drawn."""
+    import game.table.scenes.text_page as text_page
+
+    seen: list[tuple[int, int]] = []
+    real = text_page.draw_text
+
+    def recording(surface: pygame.Surface, words: str, *args: object, **kwargs: object) -> object:
+        anchor = kwargs.get("midleft")
+        if words == text and isinstance(anchor, tuple):
+            seen.append((anchor[0] + 4, anchor[1]))
+        return real(surface, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(text_page, "draw_text", recording)
+        driver.step()
+    assert seen, f"{text!r} is not drawn"
+    return seen[0]
+
+
+def test_the_score_sheet_reviews_any_finished_hand(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    driver.key(pygame.K_RETURN)
+    assert summary not in driver.app.stack.scenes
+    driver.run_until(driver.ready_for_person)
+    assert driver.table.session.controller.hand_number == 2
+    driver.key(pygame.K_s)
+    sheet = driver.top
+    assert isinstance(sheet, ScoreSheet) and sheet.hands == [1]
+    # ↓ chooses the hand, Enter opens its review.
+    driver.key(pygame.K_DOWN)
+    assert sheet.chosen == 0
+    driver.key(pygame.K_RETURN)
+    page = driver.top
+    assert isinstance(page, ReviewPage) and page.story.hand == 1
+    reviewed(driver, page)
+    expected = review_record(driver.record(), 0, [1], SAMPLES, TABLE_REVIEW_SEED)
+    assert page.review == expected
+    driver.key(pygame.K_ESCAPE)
+    assert driver.top is sheet
+    # A click on the hand's row (where its number is written) opens it again, at once.
+    driver.click(drawn_at(driver, monkeypatch, "1"))
+    again = driver.top
+    assert isinstance(again, ReviewPage) and again.review == expected and not again.computing
+    driver.key(pygame.K_ESCAPE)
+    # A click elsewhere on the sheet closes it, as on every page.
+    driver.click(sheet.panel().midbottom)
+    assert driver.top is driver.table
+
+
+def test_the_score_sheet_of_a_watched_match_reviews_nothing(drivers: MakeDriver) -> None:
+    driver = drivers()
+    driver.app.change_settings(driver.app.settings.with_changes(speed="instant"))
+    driver.app.start_match(watch=True)
+    driver.run_until(driver.summary_shown)
+    driver.key(pygame.K_RETURN)
+    driver.run_until(lambda: driver.top is driver.table and driver.table.view.idle)
+    driver.key(pygame.K_s)
+    sheet = driver.top
+    assert isinstance(sheet, ScoreSheet) and sheet.hands == []
+    driver.key(pygame.K_DOWN)
+    driver.key(pygame.K_RETURN)
+    assert driver.top is driver.table, "Enter closes a sheet with nothing to review"
+
+
+@pytest.mark.parametrize("cycle", [["left"], ["hold"]])
+def test_the_hand_story_holds_the_cards_as_they_were(cycle: list[str]) -> None:
+    from ai.autoplay import play_bots
+    from ai.registry import make_bot
+    from core.controller import Controller
+    from core.rules import RuleSet
+    from game.table.hand_story import hand_story
+
+    controller = Controller()
+    rules = RuleSet.from_dict({"pass_cycle": cycle})
+    assert controller.new_match(rules=rules, seed=11, seats=["human"] + ["bot:easy"] * 3).ok
+    play_bots(controller, {seat: make_bot("easy", seat) for seat in range(4)})
+    story = hand_story(controller, 0, 1)
+    assert (story.passing is None) == (cycle == ["hold"])
+    if story.passing is not None:
+        assert len(story.passing.dealt) == 13 and set(story.passing.passed) <= set(
+            story.passing.dealt
+        )
+        assert len(story.passing.received) == 3
+    assert [len(trick.hand) for trick in story.tricks] == list(range(13, 0, -1))
+    for trick, done in zip(story.tricks, controller.tricks, strict=True):
+        assert trick.chosen in trick.hand
+        assert [card for _, card in trick.plays] == done.cards
+        assert trick.leader == done.leader and trick.winner == done.winner
+
+
+def test_the_review_page_is_opaque_and_says_how_to_close_it(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from test_dialogs import drawn_over, words_drawn
+
+    import game.table.scenes.review as review_module
+    from game.table.widgets import CLOSE_HINT
+
+    driver = drivers(size=(800, 600))
+    small_samples(driver)
+    page = open_review(driver, play_hand_by_keys(driver))
+    reviewed(driver, page)
+    for step in range(len(page.steps)):
+        page.go(step)
+        assert CLOSE_HINT in words_drawn(page, monkeypatch, review_module)
+        over_magenta = drawn_over(driver.app, page, (255, 0, 255))
+        over_cyan = drawn_over(driver.app, page, (0, 255, 255))
+        inside = page.panel().inflate(-16, -16)
+        for x in range(inside.left, inside.right, 7):
+            for y in range(inside.top, inside.bottom, 7):
+                assert over_magenta.get_at((x, y)) == over_cyan.get_at((x, y)), (step, x, y)
