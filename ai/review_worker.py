@@ -15,19 +15,17 @@ This module is free of pygame and the process entry point is a top-level functio
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import itertools
 import multiprocessing
 import pickle
 import queue
 import signal
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
 from ai.review import Review, ReviewCancelled, review_decisions, seat_decisions
-from ai.worker import CLOSE_WAIT_S, end_with_parent
+from ai.worker import close_at_exit, end_with_parent, spawn_process, stop_process
 from core.record import loads_record
 
 
@@ -108,8 +106,6 @@ def review_worker_main(requests: Any, results: Any, floor: Any) -> None:
 
 # -- the main side ----------------------------------------------------------------------------
 
-_workers: weakref.WeakSet[ReviewWorker] = weakref.WeakSet()
-
 
 class ReviewWorker:
     """The review process seen from the main process: submit, poll, cancel, close.
@@ -128,7 +124,7 @@ class ReviewWorker:
         self._floor_id = 0
         self._ids = itertools.count(1)
         self._wanted: int | None = None
-        _workers.add(self)
+        close_at_exit(self)
 
     @property
     def pid(self) -> int | None:
@@ -139,35 +135,14 @@ class ReviewWorker:
         if self._process is not None and self._process.is_alive():
             return
         self._stop(kill=True)
-        context = self._context
-        self._requests = context.Queue()
-        self._results = context.Queue()
-        self._floor = context.RawValue("q", self._floor_id)
-        self._process = context.Process(
-            target=review_worker_main,
-            args=(self._requests, self._results, self._floor),
-            name="mdhearts-review-worker",
-            daemon=True,
+        self._process, self._requests, self._results, self._floor = spawn_process(
+            self._context, review_worker_main, "mdhearts-review-worker", self._floor_id
         )
-        self._process.start()
 
     def _stop(self, kill: bool) -> None:
         process, requests, results = self._process, self._requests, self._results
         self._process = self._requests = self._results = self._floor = None
-        if process is not None:
-            if not kill and process.is_alive():
-                with contextlib.suppress(ValueError, OSError):
-                    requests.put(None)
-                process.join(CLOSE_WAIT_S)
-            if process.is_alive():
-                process.kill()
-                process.join(CLOSE_WAIT_S)
-            with contextlib.suppress(ValueError):
-                process.close()
-        for channel in (requests, results):
-            if channel is not None:
-                channel.cancel_join_thread()
-                channel.close()
+        stop_process(process, requests, results, kill)
 
     def submit(self, record: str, seat: int, hand: int, samples: int, seed: int) -> int:
         """Ask for a review of ``seat``'s decisions in hand ``hand``; return its id at once."""
@@ -217,9 +192,3 @@ class ReviewWorker:
         """Stop the worker (politely, then by force); a later request starts a new one."""
         self.cancel()
         self._stop(kill=False)
-
-
-@atexit.register
-def _close_workers() -> None:
-    for worker in list(_workers):
-        worker.close()

@@ -163,7 +163,50 @@ class _Pending:
     started: float | None = None
 
 
-_workers: weakref.WeakSet[BotWorker] = weakref.WeakSet()
+#: Every worker object whose process must end when the program does (``close_at_exit``).
+_workers: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
+def close_at_exit(worker: Any) -> None:
+    """Have ``worker.close()`` called when the program exits (the worker is held weakly)."""
+    _workers.add(worker)
+
+
+def spawn_process(
+    context: Any, target: Callable[[Any, Any, Any], None], name: str, floor_id: int
+) -> tuple[Any, Any, Any, Any]:
+    """Start a worker process running ``target(requests, results, floor)``.
+
+    Returns the process, its request and result queues and the shared floor (the oldest
+    request id still wanted), set to ``floor_id``.
+    """
+    requests = context.Queue()
+    results = context.Queue()
+    floor = context.RawValue("q", floor_id)
+    process = context.Process(
+        target=target, args=(requests, results, floor), name=name, daemon=True
+    )
+    process.start()
+    return process, requests, results, floor
+
+
+def stop_process(process: Any, requests: Any, results: Any, kill: bool) -> None:
+    """End a worker process: unless ``kill``, ask it to stop (``None``) and wait a moment;
+    then kill it if it still runs, and close both queues without waiting on them."""
+    if process is not None:
+        if not kill and process.is_alive():
+            with contextlib.suppress(ValueError, OSError):
+                requests.put(None)
+            process.join(CLOSE_WAIT_S)
+        if process.is_alive():
+            process.kill()
+            process.join(CLOSE_WAIT_S)
+        with contextlib.suppress(ValueError):
+            process.close()
+    for channel in (requests, results):
+        if channel is not None:
+            channel.cancel_join_thread()
+            channel.close()
 
 
 class BotWorker:
@@ -195,7 +238,7 @@ class BotWorker:
         self._spawned_at = 0.0
         self._channel_failed = False
         self._failed_starts = 0
-        _workers.add(self)
+        close_at_exit(self)
 
     # -- the process ----------------------------------------------------------------------
 
@@ -220,17 +263,9 @@ class BotWorker:
             self._spawn()
 
     def _spawn(self) -> None:
-        context = self._context
-        self._requests = context.Queue()
-        self._results = context.Queue()
-        self._floor = context.RawValue("q", self._floor_id)
-        self._process = context.Process(
-            target=self.process_target,
-            args=(self._requests, self._results, self._floor),
-            name="mdhearts-bot-worker",
-            daemon=True,
+        self._process, self._requests, self._results, self._floor = spawn_process(
+            self._context, self.process_target, "mdhearts-bot-worker", self._floor_id
         )
-        self._process.start()
         self._ready = False
         self._channel_failed = False
         self._spawned_at = time.perf_counter()
@@ -239,20 +274,7 @@ class BotWorker:
         process, requests, results = self._process, self._requests, self._results
         self._process = self._requests = self._results = self._floor = None
         self._ready = False
-        if process is not None:
-            if not kill and process.is_alive():
-                with contextlib.suppress(ValueError, OSError):
-                    requests.put(None)
-                process.join(CLOSE_WAIT_S)
-            if process.is_alive():
-                process.kill()
-                process.join(CLOSE_WAIT_S)
-            with contextlib.suppress(ValueError):
-                process.close()
-        for channel in (requests, results):
-            if channel is not None:
-                channel.cancel_join_thread()
-                channel.close()
+        stop_process(process, requests, results, kill)
 
     def close(self) -> None:
         """Stop the worker (politely, then by force); later requests start a new one."""
