@@ -96,14 +96,6 @@ def moon_image(diameter: int) -> pygame.Surface:
     return canvas.surface(MOON_LIGHT)
 
 
-@lru_cache(maxsize=4)
-def _black(size: tuple[int, int]) -> pygame.Surface:
-    """Return a black layer of ``size``; its whole-surface alpha sets how dark it makes."""
-    surface = pygame.Surface((max(1, size[0]), max(1, size[1])))
-    surface.fill((0, 0, 0))
-    return surface
-
-
 class Moment(Scene):
     """A short animation over the table; any click or key skips it, then ``then`` runs."""
 
@@ -172,17 +164,16 @@ class Moment(Scene):
         layout = self.app.layout
         width, height = surface.get_size()
         title_y = round(height * (0.66 if self.kind == "moon" else 0.5))
-        shade = _black((width, height))
-        shade.set_alpha(round(200 * fade))
-        surface.blit(shade, (0, 0))
-        band = _black((width, layout.px(180 if self.subtitle else 140)))
-        band.set_alpha(round(150 * fade))
-        surface.blit(band, (0, title_y - layout.px(55)))
+        theme.shade(surface, round(200 * fade))
+        band = pygame.Rect(
+            0, title_y - layout.px(55), width, layout.px(180 if self.subtitle else 140)
+        )
+        theme.shade(surface, round(150 * fade), band)
         if self.kind == "moon":
             self._draw_moon(surface, fade)
         elif self.kind == "queen":
             self._draw_queen(surface)
-        if self.flakes:
+        if self.kind == "won":
             self._draw_confetti(surface)
         colour = theme.DANGER if self.kind in ("queen", "lost") else theme.ACCENT
         px = layout.px(54)
@@ -248,8 +239,6 @@ class Moment(Scene):
 
     def _draw_confetti(self, surface: pygame.Surface) -> None:
         """Draw confetti falling and swaying (the moon's stars are drawn with the moon)."""
-        if self.kind != "won":
-            return
         width, height = surface.get_size()
         unit = min(width, height)
         for flake in self.flakes:
