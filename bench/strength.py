@@ -18,10 +18,13 @@ from dataclasses import dataclass, field, replace
 from ai.registry import make_bot
 from ai.tournament import BotSummary, markdown_table, run_tournament
 from bench import add_markdown_option, cpu_model, machine_info
+from bench.baseline import Baseline, BaselineError, prepare_baseline
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
 DEFAULT_SEED = 20261122
+#: A lineup seat played by the baseline commit's hard bot (``--baseline REF``), as an engine.
+BASELINE_HARD = "baseline:hard"
 
 
 def _minus(text: str) -> str:
@@ -55,9 +58,11 @@ class Target:
 TARGETS = (
     Target("easy-vs-random", ("easy", "random", "random", "random"), -3.0),
     Target("normal-vs-easy", ("normal", "easy", "easy", "easy"), -2.0),
-    Target("hard-vs-normal", ("hard", "normal", "normal", "normal"), -1.5, 0.40),
-    Target("hard-vs-ismcts", ("hard", "ismcts", "ismcts", "ismcts"), -2.5),
+    Target("hard-vs-normal", ("hard", "normal", "normal", "normal"), -3.2, 0.40),
+    Target("hard-vs-ismcts", ("hard", "ismcts", "ismcts", "ismcts"), -5.0),
     Target("normal-vs-ismcts", ("normal", "ismcts", "ismcts", "ismcts"), 0.0),
+    Target("hard-vs-baseline", ("hard", BASELINE_HARD, BASELINE_HARD, BASELINE_HARD), -0.6),
+    Target("hard-time", ("hard@1000ms", "hard@100ms", "hard@100ms", "hard@100ms"), -0.3),
 )
 
 
@@ -118,26 +123,60 @@ def unavailable(lineup: Sequence[str]) -> str | None:
 
 
 def with_think_time(target: Target, think_ms: int | None) -> Target:
-    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``)."""
+    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``).
+
+    Seats that name their own time (``hard@1000ms``) keep it.
+    """
     if think_ms is None:
         return target
     a, b, c, d = (f"hard@{think_ms}ms" if name == "hard" else name for name in target.lineup)
     return replace(target, lineup=(a, b, c, d))
 
 
+def baseline_seats(
+    target: Target, baseline: Baseline | None, think_ms: int | None
+) -> tuple[Target, dict[str, str]]:
+    """Return the target with its baseline seats as engine seats, and each engine's label.
+
+    Without a baseline the target is returned as it is (its baseline seats cannot be played).
+    """
+    if baseline is None or BASELINE_HARD not in target.lineup:
+        return target, {}
+    seat = baseline.engine_seat("hard", think_ms)
+    a, b, c, d = (seat if name == BASELINE_HARD else name for name in target.lineup)
+    return replace(target, lineup=(a, b, c, d)), {seat: baseline.label("hard", think_ms)}
+
+
 def run_target(
-    target: Target, deals: int, matches: int, seed: int, workers: int | None = None
+    target: Target,
+    deals: int,
+    matches: int,
+    seed: int,
+    workers: int | None = None,
+    labels: dict[str, str] | None = None,
 ) -> Outcome:
-    """Run one target's tournament; full matches only when the target asks for match wins."""
+    """Run one target's tournament; full matches only when the target asks for match wins.
+
+    ``labels`` renames seats in the results (an engine command becomes ``baseline@…``).
+    """
     played_matches = matches if target.min_match_win_rate is not None else 0
+    labels = labels or {}
     outcome = Outcome(target, deals, played_matches)
-    outcome.problem = unavailable(target.lineup)
+    if BASELINE_HARD in target.lineup:
+        outcome.problem = "needs a baseline commit: --baseline REF"
+    else:
+        outcome.problem = unavailable(target.lineup)
     if outcome.problem is None:
         start = time.perf_counter()
         outcome.summaries = run_tournament(
             target.lineup, deals, seed, matches=played_matches, workers=workers
         )
         outcome.seconds = time.perf_counter() - start
+        for summary in outcome.summaries:
+            summary.name = labels.get(summary.name, summary.name)
+        if labels:
+            a, b, c, d = (labels.get(name, name) for name in target.lineup)
+            outcome.target = replace(target, lineup=(a, b, c, d))
     return outcome
 
 
@@ -227,6 +266,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="REF",
+        help="the commit whose hard bot plays the baseline seats (built from a git worktree "
+        "into build/baseline/, and played as an external engine)",
+    )
     add_markdown_option(parser, "the report")
 
 
@@ -241,6 +286,7 @@ def _command(args: argparse.Namespace) -> str:
         ("seed", DEFAULT_SEED),
         ("hard_think_ms", None),
         ("workers", None),
+        ("baseline", None),
     ):
         value = getattr(args, option)
         if value != default:
@@ -266,14 +312,24 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    baseline = None
+    if args.baseline is not None:
+        try:
+            baseline = prepare_baseline(args.baseline)
+        except BaselineError as error:
+            print(error, file=sys.stderr)
+            return 2
     workers = args.workers or os.cpu_count() or 1
     info = machine_info()
     info["cpu"] = f"{cpu_model()} ({os.cpu_count()} logical cores, {workers} workers)"
     info["command"] = _command(args)
+    if baseline is not None:
+        info["baseline"] = f"commit {baseline.commit}, played as an external engine"
     outcomes = []
     for target in targets:
         target = with_think_time(target, args.hard_think_ms)
-        outcome = run_target(target, args.deals, args.matches, args.seed, workers)
+        target, labels = baseline_seats(target, baseline, args.hard_think_ms)
+        outcome = run_target(target, args.deals, args.matches, args.seed, workers, labels)
         outcomes.append(outcome)
         if args.markdown != "-":
             print(render_outcome(outcome) + "\n", flush=True)
