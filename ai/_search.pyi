@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from ai.search_py import DealPlan, Goal, Table
+from ai.search_py import DealPlan, Goal, History, Table
 
 def rollout(
     hands: Sequence[int], table: Table, card: int, seed: int
@@ -25,3 +25,6 @@ def evaluate(
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int
 ) -> list[tuple[int, int, int, int]]: ...
+def play_evidence(
+    deals: Sequence[Sequence[int]], history: History, log_weights: Sequence[int]
+) -> list[int]: ...

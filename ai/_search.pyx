@@ -301,6 +301,10 @@ cdef inline u64 c_special(int flags) noexcept nogil:
     return MDH_QUEEN_BIT
 
 
+cdef inline int c_margin(const int* points, int seat) noexcept nogil:
+    return 4 * points[seat] - (points[0] + points[1] + points[2] + points[3])
+
+
 cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
     cdef int seat, card, shooter, i
     cdef int previous = -1
@@ -334,7 +338,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
         child = pos[0]
         c_apply(&child, card, flags)
         shooter = c_exact(&child, flags, result)
-        if not found or result[seat] < points[seat]:
+        if not found or c_margin(result, seat) < c_margin(points, seat):
             for i in range(4):
                 points[i] = result[i]
             best_shooter = shooter
@@ -508,6 +512,84 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
 cdef enum:
     GROUPS = 5
     SIDE = 14
+
+
+def play_evidence(deals, history, log_weights):
+    """Return, per deal, the summed log-weight of the other seats' plays (see the twin)."""
+    leader, cards, observer, flags = history
+    cdef int n_cards = len(cards)
+    cdef int n_deals = len(deals)
+    cdef int c_cards[52]
+    cdef int players[52]
+    cdef i64 table[4 * 2 * SIDE]
+    cdef u64 played_by[4]
+    cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
+    cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
+    cdef int c_flags = flags
+    cdef int c_leader = leader
+    cdef int c_observer = observer
+    cdef int i, seat, index, n, choice, kind
+    cdef i64 total
+    cdef u64 legal
+    cdef u64 state = 0
+    cdef Pos pos
+    if hands == NULL or totals == NULL:
+        free(hands)
+        free(totals)
+        raise MemoryError()
+    try:
+        if n_cards > 52 or len(log_weights) != 4 * 2 * SIDE:
+            raise ValueError("a history holds at most 52 cards and the table 112 entries")
+        for i in range(4 * 2 * SIDE):
+            table[i] = log_weights[i]
+        for i in range(n_cards):
+            c_cards[i] = cards[i]
+        for index in range(n_deals):
+            for seat in range(4):
+                hands[4 * index + seat] = deals[index][seat]
+        with nogil:
+            for seat in range(4):
+                pos.hands[seat] = 0
+                pos.taken[seat] = 0
+                played_by[seat] = 0
+            pos.count = 0
+            pos.leader = c_leader
+            pos.trick_index = 0
+            pos.broken = 0
+            for i in range(n_cards):
+                players[i] = (pos.leader + pos.count) & 3
+                played_by[players[i]] |= (<u64>1) << c_cards[i]
+                c_apply(&pos, c_cards[i], c_flags)
+            for index in range(n_deals):
+                for seat in range(4):
+                    pos.hands[seat] = hands[4 * index + seat] | played_by[seat]
+                    pos.taken[seat] = 0
+                pos.count = 0
+                pos.leader = c_leader
+                pos.trick_index = 0
+                pos.broken = 0
+                total = 0
+                for i in range(n_cards):
+                    if players[i] != c_observer:
+                        legal = c_legal(&pos, c_flags)
+                        n = mdh_popcount(legal)
+                        if n > 1:
+                            choice = c_policy(&pos, c_flags, &state, 0)
+                            if choice == QUEEN_OF_SPADES:
+                                kind = 3
+                            elif pos.count == 0:
+                                kind = 0
+                            elif legal & suit_mask(pos.trick[0] // 13):
+                                kind = 1
+                            else:
+                                kind = 2
+                            total += table[(kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
+                    c_apply(&pos, c_cards[i], c_flags)
+                totals[index] = total
+        return [totals[index] for index in range(n_deals)]
+    finally:
+        free(hands)
+        free(totals)
 
 
 def sample_deals(plan, int count, u64 seed, u64 first):

@@ -1,7 +1,8 @@
 """The hard bot: determinised search (perfect-information Monte Carlo) against the clock.
 
-**Playing.** The bot deals the unseen cards at random, uniformly among the deals consistent with
-what it knows (``ai.sampler``), and scores every legal card on each deal: the card is played,
+**Playing.** The bot deals the unseen cards at random among the deals consistent with what it
+knows (``ai.sampler``), weighed by how well each explains the other players' cards so far
+(``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
@@ -33,9 +34,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
+from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.sampler import DealSampler
-from ai.search import Goal, Table, deal_plan, evaluate, policy_card, sample_deals
+from ai.search import Goal, Table, deal_plan, evaluate, policy_card
 from core.cards import (
     FULL_DECK,
     HEARTS,
@@ -170,11 +172,13 @@ class HardBot:
         think_ms: float = 1000,
         max_samples: int | None = None,
         rollouts: int = ROLLOUTS,
+        reader: PlayModel | None = DEFAULT_MODEL,
     ) -> None:
         self._rng = random.Random(seed)
         self.think_ms = think_ms
         self.max_samples = max_samples
         self.rollouts = rollouts
+        self.reader = reader
         self.last_decision: dict[str, Any] = {}
 
     # -- the anytime loop ---------------------------------------------------------------------
@@ -247,6 +251,8 @@ class HardBot:
             labels[best],
             exact,
         )
+        if values.evidence is not None:
+            self.last_decision["evidence"] = round(values.evidence, 3)
         return legal[best]
 
     def play_values(
@@ -271,13 +277,15 @@ class HardBot:
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
         sampler = DealSampler(knowledge)
-        plan = deal_plan(sampler)
-        deal_seed = self._rng.getrandbits(64)
+        history = play_history(observation) if self.reader is not None else None
+        reader = DealReader(
+            deal_plan(sampler), self._rng.getrandbits(64), history, self.reader or DEFAULT_MODEL
+        )
         seed = self._rng.getrandbits(64)
         totals = [0] * len(legal)
 
         def batch(first: int, size: int) -> None:
-            deals = sample_deals(plan, size, deal_seed, first)
+            deals = reader.draw(first, size)
             costs = evaluate(deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal)
             for slot, cost in enumerate(costs):
                 totals[slot] += cost
@@ -287,7 +295,14 @@ class HardBot:
         cap = EXACT_COVERAGE * sampler.deal_count if exact else None
         samples = self._run(budget, batch, cap, least)
         runs = samples * (1 if exact else self.rollouts)
-        return SearchValues(tuple((card,) for card in legal), tuple(totals), samples, runs, exact)
+        return SearchValues(
+            tuple((card,) for card in legal),
+            tuple(totals),
+            samples,
+            runs,
+            exact,
+            reader.mean_power(),
+        )
 
     # -- passing -------------------------------------------------------------------------------
 
@@ -389,6 +404,9 @@ class SearchValues:
     samples: int
     runs: int
     exact: bool
+    #: How much the observed plays weighed the deals: the mean tempering power (1: in full,
+    #: 0: not at all), or None when there were no plays to read.
+    evidence: float | None = None
 
     def best(self) -> int:
         """Return the slot of the lowest total cost (ties: the earliest candidate)."""

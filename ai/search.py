@@ -8,13 +8,14 @@ sampling. ``deal_plan`` is plain Python in both cases (it runs once per decision
 from __future__ import annotations
 
 from ai import search_py
-from ai.search_py import EPSILON, DealPlan, Goal, Table, deal_plan
+from ai.search_py import EPSILON, EVIDENCE_SIZE, DealPlan, Goal, History, Table, deal_plan
 from core.native import load_native, same_function
 
 _implementation, COMPILED = load_native("ai._search", search_py)
 
 evaluate = same_function(search_py.evaluate, _implementation)
 exact = same_function(search_py.exact, _implementation)
+play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
 rollout = same_function(search_py.rollout, _implementation)
 rollout_cards = same_function(search_py.rollout_cards, _implementation)
@@ -23,12 +24,15 @@ sample_deals = same_function(search_py.sample_deals, _implementation)
 __all__ = [
     "COMPILED",
     "EPSILON",
+    "EVIDENCE_SIZE",
     "DealPlan",
     "Goal",
+    "History",
     "Table",
     "deal_plan",
     "evaluate",
     "exact",
+    "play_evidence",
     "policy_card",
     "rollout",
     "rollout_cards",

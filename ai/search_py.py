@@ -23,9 +23,10 @@ While the runner is winning the trick, the others defend: the highest card of th
 beats the runner's (else the lowest, to keep stoppers), and no point card when void.
 
 **Exact search** is max-n on a determinised deal: every seat, the searching one included, picks
-the card that minimises its own final hand points (moon added as 26 to the others); ties go to
-the lowest card. Paranoid search would be faster but makes every opponent a partner against us,
-which in Hearts plays far too defensively.
+the card that minimises its own points against the others' (``4·p[seat] − Σ p``, the hand's Diff
+times three, with the moon added as 26 to the others: a moon conceded and the Q♠ taken cost the
+same 8⅔), not its raw points; ties go to the lowest card. Paranoid search would be faster but
+makes every opponent a partner against us, which in Hearts plays far too defensively.
 
 **Cost** of a final result, lower is better, for the searching seat ``s``: ``4·p[s] − Σ p`` (three
 times "own points minus the others' mean"), where ``p`` are the hand points moved by the moon
@@ -33,6 +34,12 @@ shift of the shooter (how moon ``add``/``subtract``/``auto`` scores differ from 
 minus ``match_weight`` when the hand ends the match and ``s`` loses or wins it.
 
 A hand stops early once no card left in any hand can change the score.
+
+**Evidence.** ``play_evidence`` replays the hand so far on a sampled deal (each seat's hand then
+was its sampled hand plus the cards it has played since) and sums, over every play of another
+seat that had a choice, a log-weight from a table: by the kind of play (one where the policy
+would throw the Q♠, else a lead, a follow, a discard), by whether the rollout policy would have
+played that card, and by the number of legal cards.
 
 **Sampling.** ``deal_plan`` flattens a ``DealSampler`` (the ways to split each card group among
 the other seats) into plain numbers; ``sample_deals`` then draws deals from it exactly as the
@@ -112,6 +119,25 @@ class DealPlan(NamedTuple):
 
 
 _SIDE = 14
+
+
+class History(NamedTuple):
+    """The cards played so far this hand, in order, as ``play_evidence`` replays them.
+
+    ``leader`` led the first trick; the plays of ``observer`` are replayed but not weighed.
+    """
+
+    leader: int
+    cards: tuple[int, ...]
+    observer: int
+    flags: int
+
+
+#: Kinds of play weighed by the evidence table: a lead, following suit, a discard, and any play
+#: where the policy would throw the Q♠ (whoever holds it almost always does).
+LEAD, FOLLOW, DISCARD, QUEEN = 0, 1, 2, 3
+#: Entries of an evidence table: ``((kind * 2 + agreed) * 14 + legal_count)``.
+EVIDENCE_SIZE = 4 * 2 * _SIDE
 
 
 class _Pos:
@@ -471,6 +497,11 @@ def _special(flags: int) -> int:
     return _QUEEN_BIT
 
 
+def _margin(points: list[int], seat: int) -> int:
+    """Return what a seat minimises in the exact search: its points against the others'."""
+    return 4 * points[seat] - (points[0] + points[1] + points[2] + points[3])
+
+
 def _exact(pos: _Pos, flags: int) -> tuple[list[int], int]:
     if _settled(pos, flags):
         return _score(pos, flags)
@@ -500,7 +531,7 @@ def _exact(pos: _Pos, flags: int) -> tuple[list[int], int]:
         child = pos.copy()
         _apply(child, card, flags)
         result = _exact(child, flags)
-        if best is None or result[0][seat] < best[0][seat]:
+        if best is None or _margin(result[0], seat) < _margin(best[0], seat):
             best = result
     assert best is not None
     return best
@@ -551,6 +582,58 @@ def exact(hands: Sequence[int], table: Table, card: int) -> tuple[tuple[int, int
         _apply(pos, card, table.flags)
     points, shooter = _exact(pos, table.flags)
     return (points[0], points[1], points[2], points[3]), shooter
+
+
+def _players(history: History) -> list[int]:
+    """Return the seat that played each card of the history."""
+    pos = _Pos([0, 0, 0, 0], [0, 0, 0, 0], [], history.leader, 0, False)
+    players = []
+    for card in history.cards:
+        players.append((pos.leader + len(pos.trick)) & 3)
+        _apply(pos, card, history.flags)
+    return players
+
+
+def play_evidence(
+    deals: Sequence[Sequence[int]], history: History, log_weights: Sequence[int]
+) -> list[int]:
+    """Return, per deal (every seat's current hand), the summed log-weight of the history's
+    plays by the other seats (see the module notes; ``log_weights`` has ``EVIDENCE_SIZE``
+    entries)."""
+    flags = history.flags
+    players = _players(history)
+    played_by = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        played_by[seat] |= 1 << card
+    results = []
+    for deal in deals:
+        pos = _Pos(
+            [deal[seat] | played_by[seat] for seat in range(4)],
+            [0, 0, 0, 0],
+            [],
+            history.leader,
+            0,
+            False,
+        )
+        total = 0
+        for seat, card in zip(players, history.cards, strict=True):
+            if seat != history.observer:
+                legal = _legal(pos, flags)
+                n = legal.bit_count()
+                if n > 1:
+                    choice = _policy(pos, flags, 0, 0)[0]
+                    if choice == _QUEEN_OF_SPADES:
+                        kind = QUEEN
+                    elif not pos.trick:
+                        kind = LEAD
+                    elif legal & _SUIT[pos.trick[0] // 13]:
+                        kind = FOLLOW
+                    else:
+                        kind = DISCARD
+                    total += log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
+            _apply(pos, card, flags)
+        results.append(total)
+    return results
 
 
 def policy_card(hand: int, table: Table) -> int:

@@ -36,6 +36,11 @@ BENCHES = (
         "hard bot search: rollouts, sampled deals, exact endgames (Cython vs twin), decisions",
     ),
     Bench(
+        "inference",
+        "bench.inference",
+        "probability the hard bot's sampled deals put on the true holder of hidden cards",
+    ),
+    Bench(
         "reliability",
         "bench.reliability",
         "bot-only hands with every invariant checked; normal-only tournament throughput",

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from positions import masks, play_randomly
 
-from ai import hard, search_py
+from ai import hard, inference, search_py
 from ai.bot import Bot, Budget
 from ai.easy import EasyBot
 from ai.hard import HardBot, moon_shifts, pass_candidates
@@ -204,8 +204,11 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         bot = HardBot(seed=2, max_samples=6)
         bot.choose_play(observation)
         decisions.append(bot.last_decision)
-    for name in ("evaluate", "sample_deals", "policy_card"):
+    assert any("evidence" in decision for decision in decisions)
+    for name in ("evaluate", "policy_card"):
         monkeypatch.setattr(hard, name, getattr(search_py, name))
+    for name in ("sample_deals", "play_evidence"):
+        monkeypatch.setattr(inference, name, getattr(search_py, name))
     for observation, expected in zip(observations, decisions, strict=True):
         bot = HardBot(seed=2, max_samples=6)
         bot.choose_play(observation)

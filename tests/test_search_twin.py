@@ -16,7 +16,7 @@ from ai import hard, search, search_py
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
 from ai.search_py import Goal, Table, deal_plan
-from core.cards import cards_of, count
+from core.cards import QUEEN_OF_SPADES, cards_of, count, mask_of, parse_cards
 from core.controller import Controller
 from core.hand import HandState
 from core.kernel_py import trick_points
@@ -159,7 +159,8 @@ def test_exact_search_agrees_on_small_endgames() -> None:
 
 
 def brute_force(hand: HandState) -> tuple[int, ...]:
-    """Max-n by the public rules engine: each seat minimises its own points, lowest card first."""
+    """Max-n by the public rules engine: each seat minimises its points against the others'
+    (4·own − all), lowest card first."""
     if hand.phase == "done":
         return add_moon_points(hand)
     seat = hand.turn
@@ -168,17 +169,56 @@ def brute_force(hand: HandState) -> tuple[int, ...]:
         child = hand.copy()
         child.play(seat, card)
         result = brute_force(child)
+        if best is None or 4 * result[seat] - sum(result) < 4 * best[seat] - sum(best):
+            best = result
+    assert best is not None
+    return best
+
+
+def test_exact_search_is_max_n_on_points_against_the_others() -> None:
+    rng = random.Random(8)
+    for hand in endgames(rng, 60, (2, 3)):
+        points, _shooter = search.exact(hand.hands, table_of(hand), -1)
+        assert points == brute_force(hand)
+
+
+def raw_max_n(hand: HandState) -> tuple[int, ...]:
+    """Max-n where each seat minimises its raw points (the search before Diff-true costs)."""
+    if hand.phase == "done":
+        return add_moon_points(hand)
+    seat = hand.turn
+    best: tuple[int, ...] | None = None
+    for card in legal_cards(hand):
+        child = hand.copy()
+        child.play(seat, card)
+        result = raw_max_n(child)
         if best is None or result[seat] < best[seat]:
             best = result
     assert best is not None
     return best
 
 
-def test_exact_search_is_max_n_on_own_points() -> None:
-    rng = random.Random(8)
-    for hand in endgames(rng, 60, (2, 3)):
-        points, _shooter = search.exact(hand.hands, table_of(hand), -1)
-        assert points == brute_force(hand)
+def test_exact_search_weighs_a_conceded_moon_like_the_queen() -> None:
+    # A hand from rollouts, 10 cards from its end, where a seat must choose between letting a
+    # moon through and taking points itself: raw points and points against the others differ.
+    dealt = [
+        "2C 3C 5C 6C 9C JC KC 3D 8D 6S 2H 3H QH",
+        "QC 4D 7D 9D JD 3S 7S TS JS 4H 7H 9H TH",
+        "4C 7C 5D 6D QD 4S 5S 8S 5H 6H 8H KH AH",
+        "8C TC AC 2D TD KD AD 2S 9S QS KS AS JH",
+    ]
+    played = (
+        "2C QC 4C TC 3S 4S 2S 6S 3D 4D 5D 2D 7C 8C 6C TH AC KC 9H AH TD 8D 9D 6D KD QH JD QD "
+        "AS JC 7S 5S AD 9C 7D 8S KS 5C TS 5H"
+    )
+    hand = HandState.new(RuleSet(), "hold", [mask_of(parse_cards(text)) for text in dealt])
+    for card in parse_cards(played):
+        seat = hand.turn
+        assert seat is not None
+        hand.play(seat, card)
+    assert raw_max_n(hand) != brute_force(hand)
+    points, _shooter = search.exact(hand.hands, table_of(hand), -1)
+    assert points == brute_force(hand)
 
 
 def random_goal(rng: random.Random) -> Goal:
@@ -288,3 +328,77 @@ def test_sampled_deals_are_uniform_over_consistent_deals() -> None:
     # Each deal's count is binomial with mean 400 and sd < 20: allow five sd either way.
     assert min(frequencies.values()) > per_deal - 100
     assert max(frequencies.values()) < per_deal + 100
+
+
+def random_history(hand: HandState) -> search_py.History:
+    """The plays so far of a random state, as the seat to move replays them."""
+    seat = hand.turn
+    assert seat is not None
+    tricks = hand.observation(seat, (0, 0, 0, 0)).tricks
+    cards = tuple(card for trick in tricks for card in trick.cards)
+    return search_py.History(tricks[0].leader, cards, seat, hand.rules.flags)
+
+
+@needs_compiled
+def test_play_evidence_agrees_on_many_positions() -> None:
+    rng = random.Random(29)
+    checked = 0
+    for _ in range(400):
+        hand = random_state(rng)
+        seat = hand.turn
+        if seat is None or not hand.tricks or not hand.tricks[0].cards:
+            continue
+        sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
+        deals = [sampler.sample(rng) for _ in range(4)]
+        table = [rng.randrange(-9000, 200) for _ in range(search_py.EVIDENCE_SIZE)]
+        history = random_history(hand)
+        assert compiled.play_evidence(deals, history, table) == search_py.play_evidence(
+            deals, history, table
+        )
+        checked += 1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_play_evidence_weighs_each_other_play_by_kind_agreement_and_choices(
+    kernel: ModuleType,
+) -> None:
+    # Deal the cards at random, play two tricks by the rollout policy but for one play, and
+    # check the sum against the table entries those plays pick (random 40-bit numbers, so a
+    # wrong entry cannot give the same sum by chance).
+    rng = random.Random(5)
+    for _ in range(40):
+        hand = random_state(rng, 0)
+        observer = rng.randrange(4)
+        table = [rng.getrandbits(40) for _ in range(search_py.EVIDENCE_SIZE)]
+        expected = 0
+        stray = rng.randrange(8)
+        for number in range(8):
+            seat = hand.turn
+            assert seat is not None
+            legal = hand.legal_mask(seat)
+            observation = hand.observation(seat, (0, 0, 0, 0))
+            policy = search_py.policy_card(hand.hands[seat], table_of(hand))
+            card = policy
+            if number == stray and legal.bit_count() > 1:
+                card = rng.choice([c for c in cards_of(legal) if c != policy])
+            current = observation.current_trick
+            if seat != observer and legal.bit_count() > 1:
+                if policy == QUEEN_OF_SPADES:
+                    kind = search_py.QUEEN
+                elif current is None or not current.cards:
+                    kind = search_py.LEAD
+                elif any(c // 13 == current.cards[0] // 13 for c in cards_of(legal)):
+                    kind = search_py.FOLLOW
+                else:
+                    kind = search_py.DISCARD
+                expected += table[(kind * 2 + (card == policy)) * 14 + legal.bit_count()]
+            hand.play(seat, card)
+        tricks = hand.observation(observer, (0, 0, 0, 0)).tricks
+        history = search_py.History(
+            tricks[0].leader,
+            tuple(c for trick in tricks for c in trick.cards),
+            observer,
+            hand.rules.flags,
+        )
+        assert kernel.play_evidence([tuple(hand.hands)], history, table) == [expected]

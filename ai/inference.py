@@ -1,0 +1,172 @@
+"""Reading the opponents: sampled deals weighed by how well they explain the cards played.
+
+A uniform deal (``ai.sampler``) respects voids and known cards but not behaviour: it puts the Q♠
+with a player who just discarded a small heart instead of it as often as anywhere else. Here
+every deal of a *pool* is weighed by the likelihood of every other seat's plays so far under a
+softened model of play: the rollout policy's card (``ai.search_py``), mixed with a uniformly
+random legal card with probability ``exploration``, one per kind of play. Leads say little,
+discards more, and a player who could throw the Q♠ safely and does not almost surely lacks it.
+Deals are then drawn from the pool in proportion to their weights (importance resampling),
+``BLOCK`` at a time from a pool ``POOL_FACTOR`` times larger.
+
+When the weights collapse onto a few deals (the model is too sure, or wrong), they are tempered:
+raised to the largest power in [0, 1] that keeps the pool's effective sample size at least
+``BLOCK``. Power 0 is the uniform sampler again.
+
+Deal ``d`` of a decision depends only on the observation, the seed and ``d``: never on the time
+taken or on the batch sizes, so a seeded search stays reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ai.search import EVIDENCE_SIZE, DealPlan, History, play_evidence, sample_deals
+from core.observation import Observation
+
+Deal = tuple[int, int, int, int]
+
+#: Log-weights are whole numbers of this fraction of a nat (the kernels add integers).
+LOG_UNIT = 1024
+#: Deals resampled together, and how many times more are drawn uniformly to choose them from.
+BLOCK = 16
+POOL_FACTOR = 4
+_SIDE = 14
+_GOLDEN = 0x9E3779B97F4A7C15
+_MASK64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class PlayModel:
+    """How often other players stray from the rollout policy, per kind of play (0..1)."""
+
+    lead: float = 0.6
+    follow: float = 0.4
+    discard: float = 0.3
+    queen: float = 0.03
+
+    def log_weights(self) -> tuple[int, ...]:
+        """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
+        table = [0] * EVIDENCE_SIZE
+        kinds = (self.lead, self.follow, self.discard, self.queen)
+        for kind, exploration in enumerate(kinds):
+            for choices in range(2, _SIDE):
+                stray = exploration / choices
+                for agreed, chance in ((0, stray), (1, 1.0 - exploration + stray)):
+                    table[(kind * 2 + agreed) * _SIDE + choices] = round(
+                        LOG_UNIT * math.log(max(chance, 1e-9))
+                    )
+        return tuple(table)
+
+
+#: The model the hard bot reads plays with (chosen with ``python -m bench inference``).
+DEFAULT_MODEL = PlayModel()
+
+
+def play_history(observation: Observation) -> History | None:
+    """Return the hand's plays for ``play_evidence``, or None when no other seat has played."""
+    if not observation.tricks:
+        return None
+    cards = tuple(card for trick in observation.tricks for card in trick.cards)
+    leader = observation.tricks[0].leader
+    if not cards or (len(cards) == 1 and leader == observation.seat):
+        return None
+    return History(leader, cards, observation.seat, observation.rules.flags)
+
+
+def effective_size(weights: Sequence[float]) -> float:
+    """Return the effective sample size of importance weights, (Σw)² / Σw²."""
+    total = sum(weights)
+    squares = sum(weight * weight for weight in weights)
+    return total * total / squares if squares > 0 else 0.0
+
+
+def tempered_weights(log_weights: Sequence[int], minimum: float) -> tuple[list[float], float]:
+    """Return weights from log-weights, tempered so their effective size is at least
+    ``minimum`` (when the pool allows), and the power used (1: untempered, 0: uniform)."""
+    top = max(log_weights)
+    scaled = [(value - top) / LOG_UNIT for value in log_weights]
+    weights = [math.exp(value) for value in scaled]
+    if effective_size(weights) >= minimum:
+        return weights, 1.0
+    low, high = 0.0, 1.0
+    for _ in range(12):
+        middle = (low + high) / 2
+        if effective_size([math.exp(middle * value) for value in scaled]) >= minimum:
+            low = middle
+        else:
+            high = middle
+    return [math.exp(low * value) for value in scaled], low
+
+
+def resample(
+    pool: Sequence[Deal], weights: Sequence[float], count: int, offset: float
+) -> list[Deal]:
+    """Return ``count`` deals drawn from the pool in proportion to the weights (systematic
+    resampling: one offset in [0, 1) places ``count`` evenly spaced pointers)."""
+    total = sum(weights)
+    step = total / count
+    chosen = []
+    pointer = offset * step
+    running = 0.0
+    index = -1
+    for _ in range(count):
+        while running <= pointer and index + 1 < len(pool):
+            index += 1
+            running += weights[index]
+        chosen.append(pool[index])
+        pointer += step
+    return chosen
+
+
+@dataclass
+class DealReader:
+    """Draws the deals of one decision: uniform without evidence, else resampled by it.
+
+    ``draw(first, count)`` returns deals ``first`` .. ``first + count - 1``. ``powers`` records
+    the tempering power of every block drawn (1 when the evidence was used in full).
+    """
+
+    plan: DealPlan
+    seed: int
+    history: History | None
+    model: PlayModel = DEFAULT_MODEL
+    powers: list[float] = field(default_factory=list)
+    _table: tuple[int, ...] = ()
+    _block: tuple[int, list[Deal]] | None = None
+
+    def __post_init__(self) -> None:
+        self._table = self.model.log_weights()
+
+    def draw(self, first: int, count: int) -> list[Deal]:
+        """Return ``count`` deals starting at deal number ``first`` of the decision."""
+        if self.history is None:
+            return sample_deals(self.plan, count, self.seed, first)
+        deals: list[Deal] = []
+        number = first
+        while number < first + count:
+            block, start = divmod(number, BLOCK)
+            take = min(BLOCK - start, first + count - number)
+            deals += self._resampled(block)[start : start + take]
+            number += take
+        return deals
+
+    def _resampled(self, block: int) -> list[Deal]:
+        if self._block is not None and self._block[0] == block:
+            return self._block[1]
+        assert self.history is not None
+        size = BLOCK * POOL_FACTOR
+        pool = sample_deals(self.plan, size, self.seed, block * size)
+        log_weights = play_evidence(pool, self.history, self._table)
+        weights, power = tempered_weights(log_weights, BLOCK)
+        self.powers.append(power)
+        offset = ((self.seed ^ (block * _GOLDEN)) * _GOLDEN & _MASK64) / 2.0**64
+        deals = resample(pool, weights, BLOCK, offset)
+        self._block = (block, deals)
+        return deals
+
+    def mean_power(self) -> float | None:
+        """Return the mean tempering power over the blocks drawn (None: no evidence used)."""
+        return sum(self.powers) / len(self.powers) if self.powers else None

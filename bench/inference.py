@@ -1,0 +1,235 @@
+"""Inference benchmark: how much probability the deal sampler puts on the true holder of a card.
+
+Hands are played by a lineup of bots (with passing); at every decision in play, the seat to
+move observes. For each card still hidden from it whose holder it does not know, we take the
+share of that seat's sampled deals giving the card to its true holder. Uniform sampling
+(``DealSampler.probabilities``, exact) is compared with the play-reading sampler
+(``ai.inference.DealReader``, as the hard bot draws deals) under one or more play models. The
+mean is reported for the Q♠, the A♠, the K♠ and all hidden cards, with a 95% confidence
+interval over hands (positions of one hand are not independent).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ai.bot import close_bot
+from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, play_history
+from ai.knowledge import read_knowledge
+from ai.registry import make_bot
+from ai.sampler import DealSampler
+from ai.search import deal_plan
+from ai.tournament import mean_and_interval
+from bench import add_markdown_option, machine_info, publish
+from core.cards import QUEEN_OF_SPADES, SPADES, cards_of, make_card
+from core.hand import HandState
+from core.match import deal_for
+from core.observation import Observation
+from core.rules import RuleSet
+
+DEFAULT_HANDS = 60
+DEFAULT_DEALS = 512
+DEFAULT_LINEUPS = ("normal", "hard")
+#: Samples per decision of the hard bots that play the hands (speed, not strength, matters).
+PLAYER_SAMPLES = 150
+WATCHED = {
+    "Q♠": QUEEN_OF_SPADES,
+    "A♠": make_card(12, SPADES),
+    "K♠": make_card(11, SPADES),
+}
+
+
+@dataclass
+class Tally:
+    """Per hand, the probabilities put on true holders: the watched cards and all cards."""
+
+    per_hand: dict[str, list[list[float]]] = field(default_factory=dict)
+
+    def add(self, hand: int, label: str, value: float) -> None:
+        """Record one probability for ``label`` in hand number ``hand``."""
+        rows = self.per_hand.setdefault(label, [])
+        while len(rows) <= hand:
+            rows.append([])
+        rows[hand].append(value)
+
+    def summary(self, label: str) -> tuple[float, float, int]:
+        """Return the mean over hands of the per-hand mean, its 95% interval, and the count."""
+        rows = [row for row in self.per_hand.get(label, []) if row]
+        if not rows:
+            return float("nan"), float("nan"), 0
+        mean, interval = mean_and_interval([sum(row) / len(row) for row in rows])
+        return mean, interval, sum(len(row) for row in rows)
+
+
+def parse_model(text: str) -> PlayModel:
+    """Return a play model from ``LEAD,FOLLOW,DISCARD,QUEEN`` explorations (each 0..1)."""
+    form = "four numbers in (0, 1], LEAD,FOLLOW,DISCARD,QUEEN"
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"a model is {form}, got {text!r}") from None
+    if len(values) != 4 or not all(0.0 < value <= 1.0 for value in values):
+        raise ValueError(f"a model is {form}, got {text!r}")
+    return PlayModel(values[0], values[1], values[2], values[3])
+
+
+def model_name(model: PlayModel) -> str:
+    """Return a model as its command-line form."""
+    return f"{model.lead:g},{model.follow:g},{model.discard:g},{model.queen:g}"
+
+
+def play_positions(
+    lineup: str, hands: int, seed: int
+) -> list[list[tuple[Observation, tuple[int, ...]]]]:
+    """Play ``hands`` hands with four ``lineup`` bots; return each hand's decisions in play,
+    each with the observer's view and the true state."""
+    rules = RuleSet()
+    found = []
+    for number in range(hands):
+        bots = [make_bot(lineup, seed + 4 * number + seat) for seat in range(4)]
+        for bot in bots:
+            if hasattr(bot, "max_samples"):
+                bot.max_samples = PLAYER_SAMPLES  # type: ignore[attr-defined]
+        hand = HandState.new(rules, rules.direction_of_hand(number), deal_for(seed, number))
+        views = []
+        try:
+            while hand.phase == "pass":
+                for seat in hand.seats_to_pass:
+                    hand.submit_pass(
+                        seat, bots[seat].choose_pass(hand.observation(seat, (0, 0, 0, 0)))
+                    )
+            while hand.phase == "play":
+                turn = hand.turn
+                assert turn is not None
+                seat = turn
+                observation = hand.observation(seat, (0, 0, 0, 0))
+                views.append((observation, tuple(hand.hands)))
+                hand.play(seat, bots[seat].choose_play(observation))
+        finally:
+            for bot in bots:
+                close_bot(bot)
+        found.append(views)
+    return found
+
+
+def measure(
+    hands: Sequence[list[tuple[Observation, tuple[int, ...]]]],
+    models: Sequence[PlayModel],
+    deals: int,
+    seed: int,
+) -> dict[str, Tally]:
+    """Return a tally per sampler: ``uniform`` and each model's name."""
+    tallies = {"uniform": Tally(), **{model_name(model): Tally() for model in models}}
+    rng = random.Random(seed)
+    for number, views in enumerate(hands):
+        for observation, true_hands in views:
+            knowledge = read_knowledge(observation)
+            hidden = cards_of(knowledge.free)
+            if not hidden or play_history(observation) is None:
+                continue
+            holder = {card: seat for seat in range(4) for card in cards_of(true_hands[seat])}
+            sampler = DealSampler(knowledge)
+            uniform = sampler.probabilities
+            drawn = {}
+            for model in models:
+                reader = DealReader(
+                    deal_plan(sampler), rng.getrandbits(64), play_history(observation), model
+                )
+                drawn[model_name(model)] = reader.draw(0, deals)
+            for card in hidden:
+                labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
+                true = holder[card]
+                for label in labels:
+                    tallies["uniform"].add(number, label, uniform[card][true])
+                    for name, sample in drawn.items():
+                        share = sum(1 for deal in sample if deal[true] >> card & 1) / len(sample)
+                        tallies[name].add(number, label, share)
+    return tallies
+
+
+def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str]) -> tuple[str, str]:
+    """Return the results as plain text and as Markdown."""
+    labels = ["Q♠", "A♠", "K♠", "all"]
+    header = "| opponents | sampler | " + " | ".join(labels) + " |"
+    lines = ["# Inference", "", "| | |", "| --- | --- |"]
+    lines += [f"| {key} | {value} |" for key, value in info.items()]
+    lines += ["", header, "| --- | --- |" + " ---: |" * len(labels)]
+    text = []
+    for lineup, tallies in tallies_by_lineup.items():
+        for name, tally in tallies.items():
+            cells = []
+            for label in labels:
+                mean, interval, count = tally.summary(label)
+                cells.append(f"{mean:.3f} ± {interval:.3f} (n={count})")
+            lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
+            text.append(
+                f"{lineup:8} {name:16} "
+                + "  ".join(f"{label} {cell}" for label, cell in zip(labels, cells, strict=True))
+            )
+    return "\n".join(text), "\n".join(lines)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this benchmark's options to its command."""
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=DEFAULT_HANDS,
+        metavar="N",
+        help=f"hands played per lineup (default {DEFAULT_HANDS})",
+    )
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=DEFAULT_DEALS,
+        metavar="D",
+        help=f"deals drawn per position and model (default {DEFAULT_DEALS})",
+    )
+    parser.add_argument(
+        "--lineups",
+        default=",".join(DEFAULT_LINEUPS),
+        metavar="BOT[,BOT]",
+        help="bots that play the hands, four of one kind per lineup "
+        f"(default {','.join(DEFAULT_LINEUPS)}; hard bots use {PLAYER_SAMPLES} deals a decision)",
+    )
+    parser.add_argument(
+        "--models",
+        default=model_name(DEFAULT_MODEL),
+        metavar="L,F,D,Q[;L,F,D,Q]",
+        help="play models to compare: exploration of leads, follows, discards and plays "
+        "where the Q♠ could be thrown "
+        f"(default: the hard bot's, {model_name(DEFAULT_MODEL)})",
+    )
+    parser.add_argument("--seed", type=int, default=7, help="seed of the deals and samples")
+    add_markdown_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the hands, measure every sampler on the same positions, print the table."""
+    try:
+        models = [parse_model(text) for text in args.models.split(";") if text.strip()]
+        lineups = [name.strip() for name in args.lineups.split(",") if name.strip()]
+        for name in lineups:
+            close_bot(make_bot(name, 0))
+    except ValueError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.hands < 1 or args.deals < 1 or not models or not lineups:
+        print("--hands and --deals must be at least 1, with a model and a lineup", file=sys.stderr)
+        return 2
+    info = machine_info()
+    info["command"] = (
+        f"python -m bench inference --hands {args.hands} --deals {args.deals} "
+        f"--lineups {','.join(lineups)} --models '{args.models}' --seed {args.seed}"
+    )
+    results = {}
+    for lineup in lineups:
+        hands = play_positions(lineup, args.hands, args.seed)
+        results[lineup] = measure(hands, models, args.deals, args.seed)
+    text, markdown = render(results, info)
+    publish(args.markdown, text, markdown)
+    return 0

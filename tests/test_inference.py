@@ -1,0 +1,131 @@
+"""Reading the opponents: deals weighed by the plays they explain (ai.inference)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from ai.inference import (
+    BLOCK,
+    LOG_UNIT,
+    DealReader,
+    PlayModel,
+    effective_size,
+    play_history,
+    resample,
+    tempered_weights,
+)
+from ai.knowledge import read_knowledge
+from ai.sampler import DealSampler
+from ai.search import deal_plan, sample_deals
+from core.cards import QUEEN_OF_SPADES, parse_card
+from core.hand import HandState
+from core.observation import Observation
+from core.rules import RuleSet
+
+
+def _mask(*texts: str) -> int:
+    return sum(1 << parse_card(text) for text in texts)
+
+
+def _deals_with_queen(deals: list[tuple[int, int, int, int]], seat: int) -> float:
+    return sum(1 for deal in deals if deal[seat] >> QUEEN_OF_SPADES & 1) / len(deals)
+
+
+def test_a_discard_other_than_the_queen_moves_the_queen_away_from_the_discarder() -> None:
+    hands = [
+        _mask("2C", "3C", "4C", "5C", "6C", "2D", "3D", "4D", "5D", "6D", "2S", "3S", "4S"),
+        _mask("KC", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"),
+        _mask("7C", "8C", "9C", "TC", "7D", "8D", "9D", "TD", "5S", "6S", "7S", "8S", "AH"),
+        _mask("JC", "QC", "AC", "JD", "QD", "KD", "AD", "9S", "TS", "JS", "QS", "KS", "AS"),
+    ]
+    hand = HandState.new(RuleSet(), "hold", hands)
+    for seat, card in ((0, "2C"), (1, "KC"), (2, "7C"), (3, "JC")):
+        hand.play(seat, parse_card(card))
+    # Seat 1 took the first trick with the K♣ and, holding only hearts, leads one.
+    hand.play(1, parse_card("2H"))
+    hand.play(2, parse_card("AH"))
+    hand.play(3, parse_card("KS"))
+    observation = hand.observation(0, (0, 0, 0, 0))
+    # Seat 3, void in hearts, discarded the K♠ and not the Q♠: it likely has no Q♠.
+    knowledge = read_knowledge(observation)
+    assert knowledge.free >> QUEEN_OF_SPADES & 1
+    sampler = DealSampler(knowledge)
+    uniform = sampler.probabilities[QUEEN_OF_SPADES][3]
+    reader = DealReader(deal_plan(sampler), 11, play_history(observation))
+    deals = reader.draw(0, 2048)
+    assert uniform > 0.3
+    assert _deals_with_queen(deals, 3) < uniform / 2
+    assert reader.mean_power() is not None
+
+
+def test_deals_do_not_depend_on_how_they_are_split_into_batches() -> None:
+    observation = _played_observation(17, 9)
+    plan = deal_plan(DealSampler(read_knowledge(observation)))
+    whole = DealReader(plan, 5, play_history(observation)).draw(0, 70)
+    reader = DealReader(plan, 5, play_history(observation))
+    parts = reader.draw(0, 3) + reader.draw(3, 20) + reader.draw(23, 1) + reader.draw(24, 46)
+    assert parts == whole
+    assert DealReader(plan, 6, play_history(observation)).draw(0, 70) != whole
+
+
+def _played_observation(seed: int, plays: int) -> Observation:
+    rng = random.Random(seed)
+    deck = list(range(52))
+    rng.shuffle(deck)
+    hand = HandState.new(RuleSet(), "hold", [sum(1 << c for c in deck[s::4]) for s in range(4)])
+    for _ in range(plays):
+        seat = hand.turn
+        assert seat is not None
+        legal = hand.legal_mask(seat)
+        hand.play(seat, rng.choice([c for c in range(52) if legal >> c & 1]))
+    seat = hand.turn
+    assert seat is not None
+    return hand.observation(seat, (0, 0, 0, 0))
+
+
+def test_no_history_means_uniform_deals() -> None:
+    observation = _played_observation(3, 0)
+    assert play_history(observation) is None
+    plan = deal_plan(DealSampler(read_knowledge(observation)))
+    reader = DealReader(plan, 9, None)
+    assert reader.draw(4, 10) == sample_deals(plan, 10, 9, 4)
+    assert reader.mean_power() is None
+
+
+def test_tempering_keeps_enough_effective_deals() -> None:
+    flat, power = tempered_weights([0] * 64, BLOCK)
+    assert power == 1.0 and effective_size(flat) == pytest.approx(64)
+    # One deal far more likely than the others: untempered, the pool is worth one deal.
+    lopsided = [0] * 63 + [40 * LOG_UNIT]
+    weights, power = tempered_weights(lopsided, BLOCK)
+    assert 0.0 < power < 1.0
+    assert effective_size(weights) >= BLOCK - 1e-6
+    assert effective_size([math.exp(v / LOG_UNIT) for v in lopsided]) < 2
+    # Tempered only as far as needed: a bit more power would fall short.
+    stronger = [math.exp(min(1.0, power + 0.05) * (v - max(lopsided)) / LOG_UNIT) for v in lopsided]
+    assert effective_size(stronger) < BLOCK
+
+
+def test_resampling_follows_the_weights() -> None:
+    pool = [(n, 0, 0, 0) for n in range(4)]
+    weights = [1.0, 0.0, 3.0, 4.0]
+    drawn = resample(pool, weights, 800, 0.37)
+    counts = [sum(1 for deal in drawn if deal[0] == n) for n in range(4)]
+    assert counts == [100, 0, 300, 400]
+    assert resample(pool, [1.0] * 4, 4, 0.999) == pool
+
+
+def test_the_model_table_ranks_an_agreeing_play_above_a_straying_one() -> None:
+    table = PlayModel(0.6, 0.4, 0.3, 0.1).log_weights()
+    for kind in range(4):
+        for choices in range(2, 14):
+            agree = table[(kind * 2 + 1) * 14 + choices]
+            stray = table[(kind * 2) * 14 + choices]
+            assert agree > stray
+    # A discard says more than a lead.
+    assert table[(2 * 2 + 1) * 14 + 5] - table[(2 * 2) * 14 + 5] > (
+        table[(0 * 2 + 1) * 14 + 5] - table[(0 * 2) * 14 + 5]
+    )
