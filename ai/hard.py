@@ -16,9 +16,10 @@ follows the rules: ``subtract`` and ``auto`` (with the match totals) move the mo
 
 **Passing.** Every 3-card set of the hand is ranked by a danger heuristic (the Q♠ and the A♠ /
 K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets
-are then played out. The cards we will receive are unknown, so each simulation deals the 39
-unseen cards at random: three to us, ten more to the receiver of our pass, thirteen to each of
-the other two. All sets share the same simulated deals.
+are then played out. Each simulation deals the 39 unseen cards at random, 13 to each other seat,
+and every other seat passes as a player would (``expected_pass``: its three most dangerous
+cards), so the cards we receive are the ones a passer gets rid of, not random ones. All sets
+share the same simulated deals and passes.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken.
@@ -360,8 +361,9 @@ class HardBot:
         least: int,
     ) -> SearchValues:
         hand = observation.hand
-        receiver = pass_receiver(observation.seat, observation.direction)
-        bystanders = [s for s in range(4) if s not in (observation.seat, receiver)]
+        seat = observation.seat
+        direction = observation.direction
+        others = [other for other in range(4) if other != seat]
         unseen = cards_of(FULL_DECK & ~hand)
         table = Table((0, 0, 0, 0), (), -1, 0, False, observation.rules.flags)
         goal = goal_of(observation)
@@ -369,15 +371,21 @@ class HardBot:
         totals = [0] * len(candidates)
 
         def batch(first: int, size: int) -> None:
-            orders = []
+            dealt = []
             for _ in range(size):
                 order = list(unseen)
                 self._rng.shuffle(order)
-                orders.append(order)
+                hands = [0, 0, 0, 0]
+                hands[seat] = hand
+                for number, other in enumerate(others):
+                    hands[other] = mask_of(order[13 * number : 13 * number + 13])
+                dealt.append((hands, [expected_pass(hands[other]) for other in others]))
             for slot, passed in enumerate(candidates):
                 deals = [
-                    _deal_after_pass(observation.seat, hand, passed, receiver, bystanders, order)
-                    for order in orders
+                    exchange(
+                        hands, dict(zip([seat, *others], [passed, *passes], strict=True)), direction
+                    )
+                    for hands, passes in dealt
                 ]
                 totals[slot] += evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal)[
                     0
@@ -436,20 +444,19 @@ def _decision(
     }
 
 
-def _deal_after_pass(
-    seat: int,
-    hand: int,
-    passed: Sequence[int],
-    receiver: int,
-    bystanders: Sequence[int],
-    unseen: Sequence[int],
-) -> list[int]:
-    """Return the hands after the exchange when the 39 unseen cards lie in ``unseen`` order:
-    we get the first three, the receiver our pass and the next ten, the bystanders 13 each."""
-    hands = [0, 0, 0, 0]
-    passed_mask = mask_of(passed)
-    hands[seat] = (hand & ~passed_mask) | mask_of(unseen[:3])
-    hands[receiver] = passed_mask | mask_of(unseen[3:13])
-    hands[bystanders[0]] = mask_of(unseen[13:26])
-    hands[bystanders[1]] = mask_of(unseen[26:39])
+def expected_pass(hand: int) -> tuple[int, int, int]:
+    """Return the pass another player is expected to make from ``hand``: its three most
+    dangerous cards by ``pass_danger`` (ties: the higher card)."""
+    ranked = sorted(cards_of(hand), key=lambda card: (-pass_danger(card, hand), -card))
+    first, second, third = sorted(ranked[:3])
+    return first, second, third
+
+
+def exchange(dealt: Sequence[int], passes: dict[int, Sequence[int]], direction: str) -> list[int]:
+    """Return the hands after every seat passes its cards in ``direction``."""
+    hands = list(dealt)
+    for giver, cards in passes.items():
+        hands[giver] &= ~mask_of(cards)
+    for giver, cards in passes.items():
+        hands[pass_receiver(giver, direction)] |= mask_of(cards)
     return hands

@@ -16,12 +16,21 @@ from ai.bot import Bot, Budget
 from ai.easy import EasyBot
 from ai.hard import HardBot, moon_shifts, pass_candidates
 from ai.tournament import play_hand
-from core.cards import card_text, cards_of, mask_of, parse_card, parse_cards, rank_of
+from core.cards import (
+    QUEEN_OF_SPADES,
+    card_text,
+    cards_of,
+    count,
+    mask_of,
+    parse_card,
+    parse_cards,
+    rank_of,
+)
 from core.controller import Controller
 from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
-from core.rules import RuleSet
+from core.rules import RuleSet, pass_receiver
 
 # Clubs are split so that seat 1's A♣ wins the first trick (2C AC 5C 9C) and seat 1 leads next.
 CLUBS = ("2C 3C 4C", "AC KC QC", "5C 6C 7C 8C", "9C TC JC")
@@ -322,3 +331,51 @@ def test_moon_shifts_follow_the_moon_rule() -> None:
     # Adding 26 would end the match with seat 2 ahead unless seat 2 or 3 shoots.
     assert moon_shifts(view("auto", (90, 95, 10, 20))) == (-26, -26, 0, 0)
     assert moon_shifts(view("auto", (0, 0, 0, 0))) == (0, 0, 0, 0)
+
+
+def test_other_players_are_expected_to_pass_their_most_dangerous_cards() -> None:
+    from ai.hard import expected_pass
+
+    hand = mask_of(parse_cards("QS 3S 2C 5C 9C 3D 4D 7D 2H 3H 4H 6H 8H"))
+    assert set(expected_pass(hand)) == set(parse_cards("QS 8H 6H"))
+    bare = mask_of(parse_cards("AS KS 2S 2C 3C 4C 4D 5D 6D 7D 2H 3H 9H"))
+    assert set(expected_pass(bare)) == set(parse_cards("AS KS 9H"))
+    guarded = mask_of(parse_cards("AS KS 2S 3S 4S 5S 2C 3C 4D 5D 6D 7H 9H"))
+    assert set(expected_pass(guarded)) == set(parse_cards("AS 7H 9H"))
+
+
+def test_the_exchange_moves_each_pass_to_its_receiver() -> None:
+    from ai.hard import exchange, expected_pass
+
+    rng = random.Random(4)
+    for direction in ("left", "right", "across"):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        dealt = [mask_of(deck[13 * seat : 13 * seat + 13]) for seat in range(4)]
+        passes = {seat: expected_pass(dealt[seat]) for seat in range(4)}
+        after = exchange(dealt, passes, direction)
+        assert sum(after) == (1 << 52) - 1 and all(count(h) == 13 for h in after)
+        for giver, cards in passes.items():
+            receiver = pass_receiver(giver, direction)
+            assert mask_of(cards) & after[receiver] == mask_of(cards)
+            assert mask_of(cards) & after[giver] == 0
+
+
+def test_pass_simulations_hand_us_what_a_passer_gets_rid_of(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Dealt at random, the Q♠ would reach us in 3 of 39 unseen cards (8%); passers shed it.
+    hand = HandState.new(RuleSet(), "left", deal_for(5, 0))
+    seat = next(s for s in range(4) if not hand.hands[s] >> QUEEN_OF_SPADES & 1)
+    observation = hand.observation(seat, (0, 0, 0, 0))
+    seen: list[list[int]] = []
+
+    def capture(deals: list[list[int]], *args: object) -> list[int]:
+        seen.extend(deals)
+        return [0]
+
+    monkeypatch.setattr(hard, "evaluate", capture)
+    HardBot(seed=3, max_samples=300).choose_pass(observation)
+    ours = [deal[seat] for deal in seen]
+    share = sum(1 for mask in ours if mask >> QUEEN_OF_SPADES & 1) / len(ours)
+    assert share > 0.15
