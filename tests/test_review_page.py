@@ -15,6 +15,7 @@ from table_driver import SLOW_FRAME_S, Driver, MakeDriver
 from test_processes import LINUX, is_gone, wait_until
 
 from ai.review import review_record
+from core.cards import FULL_DECK, mask_of
 from game.table.review_requests import (
     TABLE_REVIEW_SEED,
     InlineReviews,
@@ -360,3 +361,39 @@ def test_the_review_page_is_opaque_and_says_how_to_close_it(
         for x in range(inside.left, inside.right, 7):
             for y in range(inside.top, inside.bottom, 7):
                 assert over_magenta.get_at((x, y)) == over_cyan.get_at((x, y)), (step, x, y)
+
+
+def _screen() -> bytes:
+    surface = pygame.display.get_surface()
+    assert surface is not None
+    return pygame.image.tobytes(surface, "RGB")
+
+
+def test_hindsight_shows_every_hand_only_when_asked(drivers: MakeDriver) -> None:
+    driver = drivers()
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    controller = driver.table.session.controller
+    page = open_review(driver, summary)
+    reviewed(driver, page)
+    review = page.review
+    assert not page.hindsight, "hindsight is off until the person asks"
+    # Every trick keeps all four hands as they were before its lead: each seat's card of the
+    # trick is in its hand, and together they are every card not yet played.
+    played = 0
+    for trick, seen in zip(page.story.tricks, controller.tricks, strict=True):
+        assert all(len(cards) == 13 - (trick.number - 1) for cards in trick.hands)
+        assert sum(mask_of(cards) for cards in trick.hands) == FULL_DECK & ~played
+        for seat, card in trick.plays:
+            assert card in trick.hands[seat]
+        played |= mask_of(seen.cards)
+        assert trick.hands[0] == trick.hand
+    driver.key(pygame.K_RIGHT)
+    driver.key(pygame.K_RIGHT)
+    shown = _screen()
+    driver.key(pygame.K_h)
+    assert page.hindsight and page.hindsight_button.label.startswith("Hindsight: hide")
+    assert _screen() != shown, "the page draws the other hands"
+    driver.click(page.hindsight_button.rect.center)
+    assert not page.hindsight
+    assert page.review is review, "hindsight changes what is shown, never the review"

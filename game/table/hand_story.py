@@ -2,7 +2,8 @@
 
 Read from the match record alone (``ai.review.seat_decisions`` replays the hand), so the page
 shows the cards as they were: the seat's hand before each of its decisions, the four cards of
-each trick in the order played, who led and who won.
+each trick in the order played, who led and who won. For hindsight (every hand face up, which
+the review itself never reads) each trick also keeps all four hands as they were before it.
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.review import seat_decisions
-from core.actions import PlayAction
-from core.cards import cards_of
+from core.actions import PassAction, PlayAction
+from core.cards import cards_of, mask_of
 from core.controller import Controller
 from core.observation import TrickView
+from core.rules import pass_receiver
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class PassStory:
 class TrickStory:
     """One trick: its number (1–13), the cards in play order by seat, and the seat's part.
 
-    ``hand`` is the seat's cards just before it played ``chosen``.
+    ``hand`` is the seat's cards just before it played ``chosen``; ``hands`` holds every
+    seat's cards before the trick's lead, by seat (for hindsight).
     """
 
     number: int
@@ -38,6 +41,7 @@ class TrickStory:
     winner: int
     hand: tuple[int, ...]
     chosen: int
+    hands: tuple[tuple[int, ...], ...] = ()
 
     @property
     def leader(self) -> int:
@@ -82,6 +86,14 @@ def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
                 decision.chosen,
                 received,
             )
+    held = list(record.deal)
+    passes = [action for action in record.actions if isinstance(action, PassAction)]
+    for action in passes:
+        held[action.seat] &= ~mask_of(action.cards)
+    for action in passes:
+        held[pass_receiver(action.seat, record.direction)] |= sum(
+            1 << card for card in action.cards
+        )
     tricks = []
     for start in range(0, len(plays) - len(plays) % 4, 4):
         four = plays[start : start + 4]
@@ -96,6 +108,9 @@ def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
                 winner if winner is not None else four[0].seat,
                 before.get(number, ()),
                 chosen,
+                tuple(tuple(cards_of(mask)) for mask in held),
             )
         )
+        for play in four:
+            held[play.seat] &= ~(1 << play.card)
     return HandStory(hand, seat, passing, tuple(tricks))

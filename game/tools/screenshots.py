@@ -33,9 +33,9 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     """Save the pictures of one window size; return their paths.
 
     The title; a seeded hand played by itself while passing, mid-trick, with a hint, at its
-    summary and on its review (its fifth trick); the moon celebration (staged: a moon is rare
-    in a seeded hand); settings over the pause menu; a short match played to its result; then
-    the statistics page with that match.
+    summary and on its review (its fifth trick, then in hindsight with every hand face up); the
+    moon celebration (staged: a moon is rare in a seeded hand); settings over the pause menu; a
+    short match played to its result; then the statistics page with that match.
     """
     import pygame
 
@@ -89,6 +89,9 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
             app.step(1 / 60)
         save("review")
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
+        app.step(1 / 60)
+        save("review-hindsight")
         app.stack.remove(review)
         table.next_hand()
         table.scene.moment("moon", "North shot the moon!", "Everyone else takes 26 points")

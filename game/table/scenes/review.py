@@ -26,6 +26,7 @@ from game.table.hand_story import HandStory, TrickStory, hand_story
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
 from game.table.widgets import (
+    CLOSE_HINT,
     Button,
     centred_rect,
     draw_close_hint,
@@ -48,6 +49,14 @@ TALL_SHARE = 1.5
 MAX_CARD_SHARE = 1.4
 #: How far apart the cards of a hand are fanned, as a share of a card's width.
 FAN = 0.62
+#: The hindsight button's label when every hand is hidden, and when shown.
+HINDSIGHT_OFF = "Hindsight: show all hands"
+HINDSIGHT_ON = "Hindsight: hide other hands"
+#: In hindsight, the share of a card's height between one seat's row and the next.
+HINDSIGHT_PITCH = 0.5
+#: Width of the seat names left of the hindsight rows, in layout pixels.
+NAME_COLUMN = 150
+
 #: The colour of each class of decision.
 GRADE_COLOURS = {"fine": theme.GOOD, "inaccuracy": theme.ACCENT, "mistake": theme.DANGER}
 #: How each class is named on the page.
@@ -145,6 +154,9 @@ class ReviewPage(Scene):
         if self.computing:
             record = dumps_record(controller)
             app.reviews.submit(record, seat, hand, samples, seed)
+        #: Hindsight: every hand face up on the trick steps (off until the person asks).
+        self.hindsight = False
+        self.hindsight_button = Button(HINDSIGHT_OFF, self.toggle_hindsight)
         self.back_button = Button("‹ Previous", lambda: self.go(self.index - 1))
         self.next_button = Button("Next ›", lambda: self.go(self.index + 1), primary=True)
         self.step_buttons = [
@@ -163,6 +175,11 @@ class ReviewPage(Scene):
         """Show step ``index`` (kept within the steps); nothing while the review computes."""
         if self.review is not None:
             self.index = max(0, min(index, len(self.steps) - 1))
+
+    def toggle_hindsight(self) -> None:
+        """Show or hide every seat's hand on the trick steps."""
+        self.hindsight = not self.hindsight
+        self.hindsight_button.label = HINDSIGHT_ON if self.hindsight else HINDSIGHT_OFF
 
     def decision(self, step: Step) -> DecisionReview | None:
         """Return the review of the decision made at a step (None for the total)."""
@@ -217,9 +234,12 @@ class ReviewPage(Scene):
                 self.go(0)
             elif key == pygame.K_END:
                 self.go(len(self.steps) - 1)
+            elif key == pygame.K_h and self.review is not None:
+                self.toggle_hindsight()
             return
         if self.review is not None:
-            for button in [self.back_button, self.next_button, *self.step_buttons]:
+            buttons = [self.back_button, self.next_button, self.hindsight_button]
+            for button in [*buttons, *self.step_buttons]:
                 if button.handle(event):
                     return
         if (
@@ -270,6 +290,9 @@ class ReviewPage(Scene):
         self.back_button.rect.bottomleft = (rect.left + layout.px(24), bottom)
         self.next_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
         self.next_button.rect.bottomright = (rect.right - layout.px(24), bottom)
+        middle = self.next_button.rect.left - self.back_button.rect.right - 2 * layout.px(16)
+        self.hindsight_button.rect = pygame.Rect(0, 0, min(layout.px(300), middle), nav_h)
+        self.hindsight_button.rect.midbottom = (rect.centerx, bottom)
         self.back_button.enabled = self.index > 0
         self.next_button.enabled = self.index < len(self.steps) - 1
 
@@ -295,6 +318,7 @@ class ReviewPage(Scene):
         draw_dialog(surface, rect, title, layout.text(28), layout.px(32))
         if self.review is None:
             self._draw_progress(surface, rect)
+            draw_close_hint(surface, rect, layout.text(14), layout.px(18))
         else:
             self._place_buttons(rect)
             self._draw_strip(surface)
@@ -308,16 +332,16 @@ class ReviewPage(Scene):
                 self._draw_total(surface, area)
             self.back_button.draw(surface)
             self.next_button.draw(surface)
-            keys = "← → step   Home / End first / last"
+            self.hindsight_button.draw(surface)
+            keys = f"← → step   Home / End first / last   H hindsight   {CLOSE_HINT}"
             draw_text(
                 surface,
                 keys,
                 layout.text(14),
                 theme.TEXT_DIM,
-                center=(rect.centerx, self.back_button.rect.centery),
-                max_width=self.next_button.rect.left - self.back_button.rect.right - 16,
+                center=(rect.centerx, rect.bottom - layout.px(18)),
+                max_width=rect.width - 20,
             )
-        draw_close_hint(surface, rect, layout.text(14), layout.px(18))
 
     def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
         """Draw how far the review is, or why it failed."""
@@ -474,8 +498,13 @@ class ReviewPage(Scene):
         px = layout.text(16)
         small = layout.text(14)
         fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 5)
-        art = self._art(area, (area.height - fixed) / 2.12, 13)
-        used = fixed + round(art.size[1] * 2.12)
+        shown = self.hindsight and bool(trick.hands)
+        # The hand below the trick: one row, or in hindsight four rows overlapping so that only
+        # the top of each card but the last row's shows.
+        rows = 1 + HINDSIGHT_PITCH * 3 if shown else 1.0
+        narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0) if shown else area
+        art = self._art(narrow, (area.height - fixed) / (1.12 + rows), 13)
+        used = fixed + round(art.size[1] * (1.12 + rows))
         area = area.move(0, max(0, (area.height - used) // 2))
         draw_text(
             surface,
@@ -486,7 +515,8 @@ class ReviewPage(Scene):
             max_width=area.width,
         )
         width, height = art.size
-        gap = max(layout.px(18), width // 4)
+        # Room under each card for its player's name, however small the cards are drawn.
+        gap = max(layout.px(18), width // 4, layout.px(124) - width)
         cards = tuple(card for _, card in trick.plays)
         winning = dict(trick.plays)[trick.winner]
         centre = (area.centerx, area.top + 2 * px + height // 2)
@@ -507,12 +537,18 @@ class ReviewPage(Scene):
         top = max(rect.bottom for rect in rects) + round(small * 2) + round(px * 0.9)
         draw_text(
             surface,
-            "Your hand before you played",
+            "Hindsight: every hand before this trick" if shown else "Your hand before you played",
             px,
-            theme.TEXT_DIM,
+            theme.ACCENT if shown else theme.TEXT_DIM,
             center=(area.centerx, top),
             max_width=area.width,
         )
+        if shown:
+            bottom = self._draw_hands(surface, art, area, top + round(px * 0.9), trick)
+            doing = f"you played {card_label(trick.chosen)}"
+            decision = self.decision(self.step)
+            self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
+            return
         hand = trick.hand or (trick.chosen,)
         step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
         lift = round(height * 0.12)
@@ -523,6 +559,46 @@ class ReviewPage(Scene):
         doing = f"you played {card_label(trick.chosen)}"
         decision = self.decision(self.step)
         self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
+
+    def _draw_hands(
+        self,
+        surface: pygame.Surface,
+        art: CardArt,
+        area: pygame.Rect,
+        top: int,
+        trick: TrickStory,
+    ) -> int:
+        """Draw every seat's hand before the trick, the person's first, one row a seat with its
+        name at the left, the card each seat played to the trick ringed; return the bottom."""
+        layout = self.app.layout
+        small = layout.text(14)
+        width, height = art.size
+        column = layout.px(NAME_COLUMN)
+        pitch = round(height * HINDSIGHT_PITCH)
+        played = dict(trick.plays)
+        most = max(len(cards) for cards in trick.hands)
+        step = min(width * FAN, (area.width - column - width) / max(1, most - 1))
+        left = area.centerx - round(column + width + step * (most - 1)) // 2
+        y = top
+        for row in range(4):
+            seat = (self.seat + row) % 4
+            name = "You" if seat == self.seat else self.table.seat_name(seat)
+            draw_text(
+                surface,
+                name,
+                small,
+                theme.TEXT,
+                bold=seat == self.seat,
+                midleft=(left, y + round(height * 0.22)),
+                max_width=column - layout.px(8),
+            )
+            for index, card in enumerate(trick.hands[seat]):
+                spot = pygame.Rect(left + column + round(index * step), y, width, height)
+                surface.blit(art.face(card), spot)
+                if card == played.get(seat):
+                    surface.blit(art.outline(theme.ACCENT), spot)
+            y += pitch
+        return y - pitch + height
 
     def _draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Draw the points lost to decisions and the flagged decisions, one a line."""
