@@ -19,6 +19,7 @@ def test_every_moment_is_saved_at_the_window_size(tmp_path: Path) -> None:
         "table-mid-trick",
         "table-summary",
         "review",
+        "review-hindsight",
         "moon",
         "settings-over-pause",
         "match-result",

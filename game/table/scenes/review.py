@@ -333,14 +333,24 @@ class ReviewPage(Scene):
             self.back_button.draw(surface)
             self.next_button.draw(surface)
             self.hindsight_button.draw(surface)
-            keys = f"← → step   Home / End first / last   H hindsight   {CLOSE_HINT}"
+            # The keys and the close hint share the bottom line, either side of its middle.
+            y = rect.bottom - layout.px(18)
+            half = rect.width // 2 - layout.px(24)
             draw_text(
                 surface,
-                keys,
+                "← → step   Home / End first / last   H hindsight",
                 layout.text(14),
                 theme.TEXT_DIM,
-                center=(rect.centerx, rect.bottom - layout.px(18)),
-                max_width=rect.width - 20,
+                midright=(rect.centerx - layout.px(12), y),
+                max_width=half,
+            )
+            draw_text(
+                surface,
+                CLOSE_HINT,
+                layout.text(14),
+                theme.TEXT_DIM,
+                midleft=(rect.centerx + layout.px(12), y),
+                max_width=half,
             )
 
     def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
