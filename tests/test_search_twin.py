@@ -7,6 +7,7 @@ import importlib
 import os
 import random
 from collections import Counter
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -158,9 +159,21 @@ def test_exact_search_agrees_on_small_endgames() -> None:
             assert compiled.exact(hand.hands, table, card) == expected, (table, card)
 
 
-def brute_force(hand: HandState) -> tuple[int, ...]:
-    """Max-n by the public rules engine: each seat minimises its points against the others'
-    (4·own − all), lowest card first."""
+Objective = Callable[[tuple[int, ...], int], int]
+
+
+def against_the_others(points: tuple[int, ...], seat: int) -> int:
+    """What the search minimises for a seat: its points against the others' (4·own − all)."""
+    return 4 * points[seat] - sum(points)
+
+
+def raw_points(points: tuple[int, ...], seat: int) -> int:
+    """A seat's raw points (what the search minimised before Diff-true costs)."""
+    return points[seat]
+
+
+def max_n(hand: HandState, objective: Objective = against_the_others) -> tuple[int, ...]:
+    """Max-n by the public rules engine: each seat minimises its objective, lowest card first."""
     if hand.phase == "done":
         return add_moon_points(hand)
     seat = hand.turn
@@ -168,8 +181,8 @@ def brute_force(hand: HandState) -> tuple[int, ...]:
     for card in legal_cards(hand):
         child = hand.copy()
         child.play(seat, card)
-        result = brute_force(child)
-        if best is None or 4 * result[seat] - sum(result) < 4 * best[seat] - sum(best):
+        result = max_n(child, objective)
+        if best is None or objective(result, seat) < objective(best, seat):
             best = result
     assert best is not None
     return best
@@ -179,23 +192,7 @@ def test_exact_search_is_max_n_on_points_against_the_others() -> None:
     rng = random.Random(8)
     for hand in endgames(rng, 60, (2, 3)):
         points, _shooter = search.exact(hand.hands, table_of(hand), -1)
-        assert points == brute_force(hand)
-
-
-def raw_max_n(hand: HandState) -> tuple[int, ...]:
-    """Max-n where each seat minimises its raw points (the search before Diff-true costs)."""
-    if hand.phase == "done":
-        return add_moon_points(hand)
-    seat = hand.turn
-    best: tuple[int, ...] | None = None
-    for card in legal_cards(hand):
-        child = hand.copy()
-        child.play(seat, card)
-        result = raw_max_n(child)
-        if best is None or result[seat] < best[seat]:
-            best = result
-    assert best is not None
-    return best
+        assert points == max_n(hand)
 
 
 def test_exact_search_weighs_a_conceded_moon_like_the_queen() -> None:
@@ -216,9 +213,9 @@ def test_exact_search_weighs_a_conceded_moon_like_the_queen() -> None:
         seat = hand.turn
         assert seat is not None
         hand.play(seat, card)
-    assert raw_max_n(hand) != brute_force(hand)
+    assert max_n(hand, raw_points) != max_n(hand)
     points, _shooter = search.exact(hand.hands, table_of(hand), -1)
-    assert points == brute_force(hand)
+    assert points == max_n(hand)
 
 
 def random_goal(rng: random.Random) -> Goal:
