@@ -555,17 +555,14 @@ class ReviewPage(Scene):
         )
         if shown:
             bottom = self._draw_hands(surface, art, area, top + round(px * 0.9), trick)
-            doing = f"you played {card_label(trick.chosen)}"
-            decision = self.decision(self.step)
-            self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
-            return
-        hand = trick.hand or (trick.chosen,)
-        step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
-        lift = round(height * 0.12)
-        row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
-        marked = {trick.chosen: theme.ACCENT}
-        rects = self._draw_row(surface, art, hand, row_centre, marked, step)
-        bottom = max(rect.bottom for rect in rects)
+        else:
+            hand = trick.hand or (trick.chosen,)
+            step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
+            lift = round(height * 0.12)
+            row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
+            marked = {trick.chosen: theme.ACCENT}
+            rects = self._draw_row(surface, art, hand, row_centre, marked, step)
+            bottom = max(rect.bottom for rect in rects)
         doing = f"you played {card_label(trick.chosen)}"
         decision = self.decision(self.step)
         self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
