@@ -129,16 +129,16 @@ def measure(
         for observation, true_hands in views:
             knowledge = read_knowledge(observation)
             hidden = cards_of(knowledge.free)
-            if not hidden or play_history(observation) is None:
+            history = play_history(observation)
+            if not hidden or history is None:
                 continue
             holder = {card: seat for seat in range(4) for card in cards_of(true_hands[seat])}
             sampler = DealSampler(knowledge)
             uniform = sampler.probabilities
+            plan = deal_plan(sampler)
             drawn = {}
             for model in models:
-                reader = DealReader(
-                    deal_plan(sampler), rng.getrandbits(64), play_history(observation), model
-                )
+                reader = DealReader(plan, rng.getrandbits(64), history, model)
                 drawn[model_name(model)] = reader.draw(0, deals)
             for card in hidden:
                 labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
