@@ -29,6 +29,10 @@ HINT_BOT = "hard"
 HINT_LIMIT_MS = 800.0
 
 
+#: A review's key: the hand, the seat, the deals searched per decision and the seed.
+ReviewKey = tuple[int, int, int, int]
+
+
 @dataclass(frozen=True)
 class Hint:
     """The hint bot's advice for the person: the move and each candidate's value in points."""
@@ -95,7 +99,7 @@ class TableSession:
         self.events: list[ev.Event] = []
         #: The finished reviews of this match's hands, by hand, seat, samples and seed: kept
         #: for the session (in memory, not in the save), so a review reopens at once.
-        self.reviews: dict[tuple[int, int, int, int], Review] = {}
+        self.reviews: dict[ReviewKey, Review] = {}
 
     @classmethod
     def new_match(

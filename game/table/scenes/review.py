@@ -12,19 +12,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from ai.review import DecisionReview, Review
 from core.cards import card_label
+from core.controller import Controller
 from core.record import dumps_record
 from core.rules import pass_receiver
 from game.table import theme
-from game.table.card_art import CardArt
+from game.table.hand_drawing import (
+    FAN,
+    NAME_COLUMN,
+    ROW_PITCH,
+    draw_card_row,
+    draw_seat_rows,
+    draw_trick_cards,
+    fit_art,
+)
 from game.table.hand_story import HandStory, TrickStory, hand_story
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
+from game.table.session import ReviewKey
 from game.table.widgets import (
     CLOSE_HINT,
     Button,
@@ -37,7 +47,25 @@ from game.table.widgets import (
 
 if TYPE_CHECKING:
     from game.table.app import App
-    from game.table.scenes.table import TableScene
+
+
+class HandSource(Protocol):
+    """A match whose finished hands a page reviews: the table's match, or a replayed one."""
+
+    @property
+    def controller(self) -> Controller:
+        """Return the match."""
+        ...
+
+    @property
+    def reviews(self) -> dict[ReviewKey, Review]:
+        """Return the finished reviews of the match's hands, kept so they reopen at once."""
+        ...
+
+    def seat_name(self, seat: int) -> str:
+        """Return the name shown for a seat."""
+        ...
+
 
 #: The panel's size at the base size, and its margin to the window.
 PANEL_WIDTH = 1180
@@ -45,17 +73,9 @@ PANEL_HEIGHT = 680
 MARGIN = 16
 #: How much taller than ``PANEL_HEIGHT`` the panel may grow in a tall window.
 TALL_SHARE = 1.5
-#: The largest cards on the page, as a share of the table's own.
-MAX_CARD_SHARE = 1.4
-#: How far apart the cards of a hand are fanned, as a share of a card's width.
-FAN = 0.62
 #: The hindsight button's label when every hand is hidden, and when shown.
 HINDSIGHT_OFF = "Hindsight: show all hands"
 HINDSIGHT_ON = "Hindsight: hide other hands"
-#: In hindsight, the share of a card's height between one seat's row and the next.
-HINDSIGHT_PITCH = 0.5
-#: Width of the seat names left of the hindsight rows, in layout pixels.
-NAME_COLUMN = 150
 
 #: The colour of each class of decision.
 GRADE_COLOURS = {"fine": theme.GOOD, "inaccuracy": theme.ACCENT, "mistake": theme.DANGER}
@@ -129,23 +149,23 @@ class ReviewPage(Scene):
     def __init__(
         self,
         app: App,
-        table: TableScene,
+        source: HandSource,
         hand: int,
         seat: int = 0,
         samples: int = TABLE_REVIEW_SAMPLES,
         seed: int = TABLE_REVIEW_SEED,
     ) -> None:
         super().__init__(app)
-        self.table = table
+        self.source = source
         self.seat = seat
-        controller = table.session.controller
+        controller = source.controller
         self.story: HandStory = hand_story(controller, seat, hand)
         self.steps = [Step("pass")] if self.story.passing is not None else []
         self.steps += [Step("trick", trick.number) for trick in self.story.tricks]
         self.steps.append(Step("total"))
         self.index = 0
         self.key = (hand, seat, samples, seed)
-        self.review: Review | None = table.session.reviews.get(self.key)
+        self.review: Review | None = source.reviews.get(self.key)
         self.error: str | None = None
         self.done, self.total = 0, len(self.steps) - 1
         self.computing = self.review is None
@@ -181,6 +201,10 @@ class ReviewPage(Scene):
         self.hindsight = not self.hindsight
         self.hindsight_button.label = HINDSIGHT_ON if self.hindsight else HINDSIGHT_OFF
 
+    def name_of(self, seat: int) -> str:
+        """Return a seat's name on the page: the reviewed seat is "You"."""
+        return "You" if seat == self.seat else self.source.seat_name(seat)
+
     def decision(self, step: Step) -> DecisionReview | None:
         """Return the review of the decision made at a step (None for the total)."""
         if self.review is None:
@@ -210,7 +234,7 @@ class ReviewPage(Scene):
             self.done, self.total = news.done, news.total or self.total
             if news.review is not None:
                 self.review = news.review
-                self.table.session.reviews[self.key] = news.review
+                self.source.reviews[self.key] = news.review
                 self.computing = False
             elif news.error is not None:
                 self.error = news.error
@@ -259,17 +283,6 @@ class ReviewPage(Scene):
             layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
         )
         return centred_rect(layout.size, width, height, layout.px(MARGIN))
-
-    def _art(self, area: pygame.Rect, height: float, count: int) -> CardArt:
-        """Return the card art for a row of ``count`` cards at most ``height`` pixels tall and,
-        fanned ``FAN`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
-        table's card."""
-        art = self.app.card_art()
-        width = art.size[0]
-        tall = int(height / (art.size[1] / width))
-        wide = int(area.width * 0.94 / (1 + FAN * max(0, count - 1)))
-        fitting = max(24, min(round(width * MAX_CARD_SHARE), tall, wide))
-        return art if fitting == width else self.app.art.get(fitting, art.style)
 
     def _place_buttons(self, rect: pygame.Rect) -> None:
         """Place the step strip under the title and the arrows near the bottom."""
@@ -406,30 +419,6 @@ class ReviewPage(Scene):
                 mark.bottom = button.rect.bottom - 3
                 pygame.draw.rect(surface, GRADE_COLOURS[decision.grade], mark)
 
-    def _draw_row(
-        self,
-        surface: pygame.Surface,
-        art: CardArt,
-        cards: tuple[int, ...],
-        centre: tuple[int, int],
-        marked: dict[int, tuple[int, int, int]],
-        step: float,
-    ) -> list[pygame.Rect]:
-        """Draw a row of card faces centred on ``centre``, ``step`` apart; ring the ``marked``
-        ones in their colour (lifted a little); return where each was drawn."""
-        width, height = art.size
-        span = step * (len(cards) - 1) + width
-        left = centre[0] - span / 2
-        rects = []
-        for index, card in enumerate(cards):
-            spot = pygame.Rect(round(left + index * step), 0, width, height)
-            spot.centery = centre[1] - (round(height * 0.12) if card in marked else 0)
-            surface.blit(art.face(card), spot)
-            if card in marked:
-                surface.blit(art.outline(marked[card]), spot)
-            rects.append(spot)
-        return rects
-
     def _verdict_lines(
         self,
         surface: pygame.Surface,
@@ -468,10 +457,10 @@ class ReviewPage(Scene):
         layout = self.app.layout
         passing = self.story.passing
         assert passing is not None
-        receiver = self.table.seat_name(pass_receiver(self.seat, passing.direction))
+        receiver = self.source.seat_name(pass_receiver(self.seat, passing.direction))
         px = layout.text(17)
         verdict_h = round(px * 5.5)
-        art = self._art(area, (area.height - 5 * px - verdict_h) / 1.12, len(passing.dealt))
+        art = fit_art(self.app, area, (area.height - 5 * px - verdict_h) / 1.12, len(passing.dealt))
         used = 5 * px + verdict_h + round(art.size[1] * 1.12)
         area = area.move(0, max(0, (area.height - used) // 2))
         draw_text(
@@ -486,7 +475,7 @@ class ReviewPage(Scene):
         lift = round(art.size[1] * 0.12)
         centre = (area.centerx, area.top + 2 * px + lift + art.size[1] // 2)
         marked = {card: theme.ACCENT for card in passing.passed}
-        rects = self._draw_row(surface, art, passing.dealt, centre, marked, step)
+        rects = draw_card_row(surface, art, passing.dealt, centre, marked, step)
         bottom = max(rect.bottom for rect in rects)
         received = cards_text(passing.received) or "nothing"
         draw_text(
@@ -511,40 +500,32 @@ class ReviewPage(Scene):
         shown = self.hindsight and bool(trick.hands)
         # The hand below the trick: one row, or in hindsight four rows overlapping so that only
         # the top of each card but the last row's shows.
-        rows = 1 + HINDSIGHT_PITCH * 3 if shown else 1.0
+        rows = 1 + ROW_PITCH * 3 if shown else 1.0
         narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0) if shown else area
-        art = self._art(narrow, (area.height - fixed) / (1.12 + rows), 13)
+        art = fit_art(self.app, narrow, (area.height - fixed) / (1.12 + rows), 13)
         used = fixed + round(art.size[1] * (1.12 + rows))
         area = area.move(0, max(0, (area.height - used) // 2))
         draw_text(
             surface,
-            trick_caption(trick, self.seat, self.table.seat_name),
+            trick_caption(trick, self.seat, self.source.seat_name),
             layout.text(17),
             theme.TEXT_DIM,
             center=(area.centerx, area.top + px),
             max_width=area.width,
         )
         width, height = art.size
-        # Room under each card for its player's name, however small the cards are drawn.
-        gap = max(layout.px(18), width // 4, layout.px(124) - width)
-        cards = tuple(card for _, card in trick.plays)
-        winning = dict(trick.plays)[trick.winner]
-        centre = (area.centerx, area.top + 2 * px + height // 2)
-        rects = self._draw_row(surface, art, cards, centre, {}, width + gap)
-        for (seat, card), spot in zip(trick.plays, rects, strict=True):
-            if card == winning:
-                surface.blit(art.outline(theme.ACCENT), spot)
-            name = "You" if seat == self.seat else self.table.seat_name(seat)
-            draw_text(
-                surface,
-                name,
-                small,
-                theme.ACCENT if card == winning else theme.TEXT,
-                bold=seat == self.seat,
-                center=(spot.centerx, spot.bottom + round(small * 0.9)),
-                max_width=width + gap - 4,
-            )
-        top = max(rect.bottom for rect in rects) + round(small * 2) + round(px * 0.9)
+        below = draw_trick_cards(
+            surface,
+            self.app,
+            art,
+            area,
+            area.top + 2 * px,
+            trick.plays,
+            trick.winner,
+            self.name_of,
+            self.seat,
+        )
+        top = below + round(px * 0.9)
         draw_text(
             surface,
             "Hindsight: every hand before this trick" if shown else "Your hand before you played",
@@ -554,58 +535,28 @@ class ReviewPage(Scene):
             max_width=area.width,
         )
         if shown:
-            bottom = self._draw_hands(surface, art, area, top + round(px * 0.9), trick)
+            bottom = draw_seat_rows(
+                surface,
+                self.app,
+                art,
+                area,
+                top + round(px * 0.9),
+                trick.hands,
+                self.seat,
+                self.name_of,
+                {card: theme.ACCENT for _, card in trick.plays},
+            )
         else:
             hand = trick.hand or (trick.chosen,)
             step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
             lift = round(height * 0.12)
             row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
             marked = {trick.chosen: theme.ACCENT}
-            rects = self._draw_row(surface, art, hand, row_centre, marked, step)
+            rects = draw_card_row(surface, art, hand, row_centre, marked, step)
             bottom = max(rect.bottom for rect in rects)
         doing = f"you played {card_label(trick.chosen)}"
         decision = self.decision(self.step)
         self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
-
-    def _draw_hands(
-        self,
-        surface: pygame.Surface,
-        art: CardArt,
-        area: pygame.Rect,
-        top: int,
-        trick: TrickStory,
-    ) -> int:
-        """Draw every seat's hand before the trick, the person's first, one row a seat with its
-        name at the left, the card each seat played to the trick ringed; return the bottom."""
-        layout = self.app.layout
-        small = layout.text(14)
-        width, height = art.size
-        column = layout.px(NAME_COLUMN)
-        pitch = round(height * HINDSIGHT_PITCH)
-        played = dict(trick.plays)
-        most = max(len(cards) for cards in trick.hands)
-        step = min(width * FAN, (area.width - column - width) / max(1, most - 1))
-        left = area.centerx - round(column + width + step * (most - 1)) // 2
-        y = top
-        for row in range(4):
-            seat = (self.seat + row) % 4
-            name = "You" if seat == self.seat else self.table.seat_name(seat)
-            draw_text(
-                surface,
-                name,
-                small,
-                theme.TEXT,
-                bold=seat == self.seat,
-                midleft=(left, y + round(height * 0.22)),
-                max_width=column - layout.px(8),
-            )
-            for index, card in enumerate(trick.hands[seat]):
-                spot = pygame.Rect(left + column + round(index * step), y, width, height)
-                surface.blit(art.face(card), spot)
-                if card == played.get(seat):
-                    surface.blit(art.outline(theme.ACCENT), spot)
-            y += pitch
-        return y - pitch + height
 
     def _draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Draw the points lost to decisions and the flagged decisions, one a line."""

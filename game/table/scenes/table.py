@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from ai.review import Review
 from core import events as ev
 from core.cards import QUEEN_OF_SPADES, card_label
-from core.controller import Result
+from core.controller import Controller, Result
 from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
@@ -23,7 +24,13 @@ from game.table.fonts import render_text
 from game.table.header import header_text, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.scene import Scene, register
-from game.table.session import HUMAN_SEAT, TableSession, action_cards, player_message
+from game.table.session import (
+    HUMAN_SEAT,
+    ReviewKey,
+    TableSession,
+    action_cards,
+    player_message,
+)
 from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import face_of, watched_hands
@@ -312,6 +319,16 @@ class TableScene(Scene):
             self.say("No trick has been completed yet in this hand")
             return
         self.app.push_scene("last_trick", self)
+
+    @property
+    def controller(self) -> Controller:
+        """Return the match at the table."""
+        return self.session.controller
+
+    @property
+    def reviews(self) -> dict[ReviewKey, Review]:
+        """Return the finished reviews of this match's hands."""
+        return self.session.reviews
 
     def seat_name(self, seat: int) -> str:
         """Return the name shown for a seat."""

@@ -1,0 +1,160 @@
+"""Drawing a hand that is over, for the pages that step through one: rows of cards, a trick's
+four cards with their players' names, and every seat's hand one row a seat.
+
+The review page and the replay page draw with these, so a hand reads alike on both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+import pygame
+
+from game.table import theme
+from game.table.card_art import CardArt
+from game.table.widgets import draw_text
+
+if TYPE_CHECKING:
+    from game.table.app import App
+
+#: The largest cards on a page, as a share of the table's own.
+MAX_CARD_SHARE = 1.4
+#: How far apart the cards of a hand are fanned, as a share of a card's width.
+FAN = 0.62
+#: In the rows of every hand, the share of a card's height between one seat's row and the next.
+ROW_PITCH = 0.5
+#: Width of the seat names left of the rows of every hand, in layout pixels.
+NAME_COLUMN = 150
+#: How far a marked card is lifted, as a share of its height.
+LIFT = 0.12
+
+Colour = tuple[int, int, int]
+
+
+def fit_art(app: App, area: pygame.Rect, height: float, count: int) -> CardArt:
+    """Return the card art for a row of ``count`` cards at most ``height`` pixels tall and,
+    fanned ``FAN`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
+    table's card."""
+    art = app.card_art()
+    width = art.size[0]
+    tall = int(height / (art.size[1] / width))
+    wide = int(area.width * 0.94 / (1 + FAN * max(0, count - 1)))
+    fitting = max(24, min(round(width * MAX_CARD_SHARE), tall, wide))
+    return art if fitting == width else app.art.get(fitting, art.style)
+
+
+def draw_card_row(
+    surface: pygame.Surface,
+    art: CardArt,
+    cards: Sequence[int],
+    centre: tuple[int, int],
+    marked: dict[int, Colour],
+    step: float,
+) -> list[pygame.Rect]:
+    """Draw a row of card faces centred on ``centre``, ``step`` apart; ring the ``marked``
+    ones in their colour (lifted a little); return where each was drawn."""
+    width, height = art.size
+    span = step * (len(cards) - 1) + width
+    left = centre[0] - span / 2
+    rects = []
+    for index, card in enumerate(cards):
+        spot = pygame.Rect(round(left + index * step), 0, width, height)
+        spot.centery = centre[1] - (round(height * LIFT) if card in marked else 0)
+        surface.blit(art.face(card), spot)
+        if card in marked:
+            surface.blit(art.outline(marked[card]), spot)
+        rects.append(spot)
+    return rects
+
+
+def draw_trick_cards(
+    surface: pygame.Surface,
+    app: App,
+    art: CardArt,
+    area: pygame.Rect,
+    top: int,
+    plays: Sequence[tuple[int, int]],
+    winner: int,
+    name_of: Callable[[int], str],
+    bold_seat: int | None = None,
+) -> int:
+    """Draw a trick's cards in the order played from ``top``, each player's name under its
+    card, the winner's card ringed; return the y below the names."""
+    layout = app.layout
+    small = layout.text(14)
+    width, height = art.size
+    # Room under each card for its player's name, however small the cards are drawn.
+    gap = max(layout.px(18), width // 4, layout.px(124) - width)
+    winning = dict(plays)[winner]
+    centre = (area.centerx, top + height // 2)
+    cards = [card for _, card in plays]
+    rects = draw_card_row(surface, art, cards, centre, {}, width + gap)
+    for (seat, card), spot in zip(plays, rects, strict=True):
+        if card == winning:
+            surface.blit(art.outline(theme.ACCENT), spot)
+        draw_text(
+            surface,
+            name_of(seat),
+            small,
+            theme.ACCENT if card == winning else theme.TEXT,
+            bold=seat == bold_seat,
+            center=(spot.centerx, spot.bottom + round(small * 0.9)),
+            max_width=width + gap - 4,
+        )
+    return max(rect.bottom for rect in rects) + round(small * 2)
+
+
+def draw_seat_rows(
+    surface: pygame.Surface,
+    app: App,
+    art: CardArt,
+    area: pygame.Rect,
+    top: int,
+    hands: Sequence[Sequence[int]],
+    first_seat: int,
+    name_of: Callable[[int], str],
+    ringed: dict[int, Colour],
+    notes: Sequence[str] = ("", "", "", ""),
+) -> int:
+    """Draw every seat's cards (``hands`` by seat) one row a seat from ``first_seat`` on, each
+    row overlapping the one above so only the top of each card but the last row's shows, the
+    seat's name (and its note, by seat) at the left and the ``ringed`` cards outlined in their
+    colour; return the bottom."""
+    layout = app.layout
+    small = layout.text(14)
+    width, height = art.size
+    column = layout.px(NAME_COLUMN)
+    pitch = round(height * ROW_PITCH)
+    most = max(1, *(len(cards) for cards in hands))
+    step = min(width * FAN, (area.width - column - width) / max(1, most - 1))
+    left = area.centerx - round(column + width + step * (most - 1)) // 2
+    y = top
+    for row in range(4):
+        seat = (first_seat + row) % 4
+        name_y = y + round(height * 0.22)
+        draw_text(
+            surface,
+            name_of(seat),
+            small,
+            theme.TEXT,
+            bold=seat == first_seat,
+            midleft=(left, name_y if not notes[seat] else name_y - round(small * 0.55)),
+            max_width=column - layout.px(8),
+        )
+        if notes[seat]:
+            draw_text(
+                surface,
+                notes[seat],
+                small,
+                theme.TEXT_DIM,
+                midleft=(left, name_y + round(small * 0.6)),
+                max_width=column - layout.px(8),
+            )
+        for index, card in enumerate(hands[seat]):
+            spot = pygame.Rect(left + column + round(index * step), y, width, height)
+            surface.blit(art.face(card), spot)
+            if card in ringed:
+                surface.blit(art.outline(ringed[card]), spot)
+        y += pitch
+    return y - pitch + height
