@@ -75,6 +75,11 @@ class UserDirs:
         return self.state / "current-game.json"
 
     @property
+    def replays(self) -> Path:
+        """Return the folder of the finished matches kept to replay."""
+        return self.data / "replays"
+
+    @property
     def cli_state_file(self) -> Path:
         """Return the terminal harness's default state file."""
         return self.data / "cli-match.json"

@@ -14,6 +14,7 @@ import os
 import time
 import warnings
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from ai.telemetry import telemetry_from_env
@@ -26,6 +27,7 @@ from game.table.bot_requests import AsyncBots, WorkerBots
 from game.table.review_requests import AsyncReviews, InlineReviews, WorkerReviews
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
+from game.table.store.replays import replay_name, replay_text, surplus
 from game.table.store.saves import BackgroundSaver, load_game
 from game.table.store.settings import MIN_WINDOW, Settings, fit_window, load_settings
 from game.table.store.stats import Statistics, load_statistics
@@ -234,6 +236,18 @@ class App:
         self.replace_scene("table", session)
         if not watch:
             self.save_game(session.controller)
+
+    def archive_match(self, controller: Controller) -> None:
+        """Keep a finished match to replay (in the background), removing the oldest ones
+        beyond the number the person keeps; with none kept, nothing is written or removed."""
+        kept = self.settings.replays_kept
+        if kept == 0:
+            return
+        folder = self.dirs.replays
+        for old in surplus(folder, kept):
+            self.saver.discard(old)
+        name = replay_name(controller, datetime.now(UTC))
+        self.saver.submit(folder / name, replay_text(controller))
 
     def discard_game(self) -> None:
         """Forget the saved game in progress (it is over)."""

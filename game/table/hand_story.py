@@ -51,12 +51,19 @@ class TrickStory:
 
 @dataclass(frozen=True)
 class HandStory:
-    """The hand number, the seat, its pass (None in a hand without passing) and the tricks."""
+    """The hand number, the seat, its pass (None in a hand without passing) and the tricks.
+
+    For replays, which show every hand: ``direction`` of the passes, ``deal`` every seat's
+    cards as dealt and ``passes`` the three cards each seat passed (empty when none), by seat.
+    """
 
     hand: int
     seat: int
     passing: PassStory | None
     tricks: tuple[TrickStory, ...]
+    direction: str = "hold"
+    deal: tuple[tuple[int, ...], ...] = ()
+    passes: tuple[tuple[int, ...], ...] = ()
 
 
 def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
@@ -88,6 +95,7 @@ def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
             )
     held = list(record.deal)
     passes = [action for action in record.actions if isinstance(action, PassAction)]
+    passed = {action.seat: tuple(action.cards) for action in passes}
     for action in passes:
         held[action.seat] &= ~mask_of(action.cards)
     for action in passes:
@@ -113,4 +121,12 @@ def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
         )
         for play in four:
             held[play.seat] &= ~(1 << play.card)
-    return HandStory(hand, seat, passing, tuple(tricks))
+    return HandStory(
+        hand,
+        seat,
+        passing,
+        tuple(tricks),
+        record.direction,
+        tuple(tuple(cards_of(mask)) for mask in record.deal),
+        tuple(passed.get(other, ()) for other in range(4)),
+    )

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from game.table.app import App
 
 END_SCORES = (50, 75, 100, 150)
+#: How many finished matches may be kept to replay (0: none are archived, those kept stay).
+REPLAYS_KEPT = (0, 10, 25, 50, 100)
 #: What happens when someone shoots the moon, in the words the settings show.
 MOON_WORDS = {
     "add": f"everyone else +{MOON_POINTS}",
@@ -115,6 +117,21 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
             stepper(1, not ordered),
         )
 
+    def replays_kept() -> MenuItem:
+        def label() -> str:
+            kept = app.settings.replays_kept
+            return f"Finished matches kept to replay: {kept or 'none'}"
+
+        def stepper(step: int, wrap: bool) -> Callable[[], None]:
+            def run() -> None:
+                change(
+                    replays_kept=step_choice(REPLAYS_KEPT, app.settings.replays_kept, step, wrap)
+                )
+
+            return run
+
+        return MenuItem(label, stepper(1, True), stepper(-1, False), stepper(1, False))
+
     def fullscreen() -> MenuItem:
         return MenuItem(
             lambda: f"Fullscreen: {'on' if app.fullscreen else 'off'}",
@@ -146,6 +163,7 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         rule(lambda mode: f"Shooting the moon: {MOON_WORDS[mode]}", "moon", MOON_MODES, False),
         rule(lambda on: f"J♦ counts {signed(JACK_OF_DIAMONDS_POINTS)}: {on_off(on)}", *JACK),
         rule(lambda score: f"Match ends at: {score} points", "end_score", END_SCORES),
+        replays_kept(),
         MenuItem("Done", lambda: menu.close()),
     ]
     menu = MenuScene(

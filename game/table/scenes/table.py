@@ -54,6 +54,14 @@ FOCUS_EDGE = (20, 20, 20)
 THINKING_DOTS_PER_S = 3
 
 
+def seat_label(seat: int, player: str, person: str | None) -> str:
+    """Return the name shown for a seat: the person's name at seat 0 when ``person`` is given,
+    else the seat's compass name with its ``player`` (a bot's level), e.g. ``West (hard)``."""
+    if seat == HUMAN_SEAT and person is not None:
+        return person
+    return f"{SEAT_NAMES[seat]} ({player})" if player else SEAT_NAMES[seat]
+
+
 @dataclass
 class Gain:
     """Points just taken by a seat, shown rising over its name plate for a moment."""
@@ -332,10 +340,8 @@ class TableScene(Scene):
 
     def seat_name(self, seat: int) -> str:
         """Return the name shown for a seat."""
-        if seat == HUMAN_SEAT and self.session.person_plays:
-            return self.app.settings.player_name
-        level = self.session.bot_names.get(seat, "")
-        return f"{SEAT_NAMES[seat]} ({level})" if level else SEAT_NAMES[seat]
+        person = self.app.settings.player_name if self.session.person_plays else None
+        return seat_label(seat, self.session.bot_names.get(seat, ""), person)
 
     # -- hands and matches ending ---------------------------------------------------------
 
@@ -372,6 +378,8 @@ class TableScene(Scene):
         self.moment("moon", title, moon_outcome(event), then=summary)
 
     def _count_match(self, event: ev.MatchOver) -> None:
+        """Keep the finished match to replay; count it in the person's statistics."""
+        self.app.archive_match(self.session.controller)
         if self.session.person_plays:
             won, points = event.winner == HUMAN_SEAT, event.totals[HUMAN_SEAT]
             level = match_difficulty(self.session.bot_names.values())

@@ -24,6 +24,9 @@ CARD_BACKS = ("blue", "red", "green")
 MAX_NAME_LENGTH = 16
 MIN_WINDOW = (640, 480)
 MAX_WINDOW = (7680, 4320)
+#: How many finished matches are kept to replay by default, and at most.
+DEFAULT_REPLAYS_KEPT = 25
+MAX_REPLAYS_KEPT = 1000
 
 
 def fit_window(size: tuple[int, int]) -> tuple[int, int]:
@@ -90,6 +93,14 @@ def _check_window(value: object) -> tuple[int, int]:
     return width, height
 
 
+def _check_kept(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SettingsError(f"must be a whole number, got {short_repr(value)}")
+    if not 0 <= value <= MAX_REPLAYS_KEPT:
+        raise SettingsError(f"must be from 0 to {MAX_REPLAYS_KEPT}, got {value}")
+    return value
+
+
 _BOOL_FIELDS = (
     "click_to_continue",
     "auto_play_forced",
@@ -109,6 +120,7 @@ _CHECKS: dict[str, Callable[[object], object]] = {
     **dict.fromkeys(_BOOL_FIELDS, _check_bool),
     "card_back": lambda value: _check_choice(value, CARD_BACKS),
     "window_size": _check_window,
+    "replays_kept": _check_kept,
 }
 
 
@@ -142,6 +154,8 @@ class Settings:
     card_back: str = "blue"
     #: Window width and height in pixels, when not fullscreen.
     window_size: tuple[int, int] = (1280, 720)
+    #: How many finished matches are kept to replay (0: none are archived).
+    replays_kept: int = DEFAULT_REPLAYS_KEPT
 
     def __post_init__(self) -> None:
         for name, check in _CHECKS.items():
