@@ -24,6 +24,8 @@ def test_every_moment_is_saved_at_the_window_size(tmp_path: Path) -> None:
         "settings-over-pause",
         "match-result",
         "statistics",
+        "replays",
+        "replay",
     ]
     assert names == [f"{name}-800x600.png" for name in expected]
     pictures = [pygame.image.load(str(path)) for path in saved]

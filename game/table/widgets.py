@@ -209,6 +209,18 @@ def draw_dialog(
     )
 
 
+def draw_keys_and_close_hint(
+    surface: pygame.Surface, rect: pygame.Rect, keys: str, px: int, y: int, gap: int
+) -> None:
+    """Write a page's ``keys`` left of the panel's middle and ``CLOSE_HINT`` right of it, on
+    the line ``y`` near the bottom of the panel ``rect``, ``gap`` either side of the middle."""
+    half = rect.width // 2 - 2 * gap
+    draw_text(surface, keys, px, theme.TEXT_DIM, midright=(rect.centerx - gap, y), max_width=half)
+    draw_text(
+        surface, CLOSE_HINT, px, theme.TEXT_DIM, midleft=(rect.centerx + gap, y), max_width=half
+    )
+
+
 def draw_close_hint(surface: pygame.Surface, rect: pygame.Rect, px: int, bottom_gap: int) -> None:
     """Write ``CLOSE_HINT`` centred near the bottom of a dialog's panel ``rect``."""
     draw_text(

@@ -3,7 +3,8 @@
 For each size the title menu is saved as PNG, then the table plays a seeded hand by itself and
 the window is saved while passing, in the middle of a trick, with a hint, at the hand summary
 and on the review of that hand (at a trick); then the moon celebration, settings over the pause
-menu, the statistics page and the result of a short match.
+menu, the statistics page and the result of a short match; last the list of replays and that
+match replayed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
     The title; a seeded hand played by itself while passing, mid-trick, with a hint, at its
     summary and on its review (its fifth trick, then in hindsight with every hand face up); the
     moon celebration (staged: a moon is rare in a seeded hand); settings over the pause menu; a
-    short match played to its result; then the statistics page with that match.
+    short match played to its result; then the statistics page with that match, the list of
+    replays and the match replayed (its first hand's fifth trick).
     """
     import pygame
 
@@ -111,6 +113,18 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         app.push_scene("statistics")
         app.step(1 / 60)
         save("statistics")
+        # The short match was kept to replay: the list, then its first hand at the fifth trick.
+        app.saver.flush()
+        app.replace_scene("title")
+        app.push_scene("replays")
+        app.step(1 / 60)
+        save("replays")
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
+        for _ in range(7):
+            app.step(1 / 60)
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
+        app.step(1 / 60)
+        save("replay")
     finally:
         app.close()
         shutil.rmtree(home, ignore_errors=True)

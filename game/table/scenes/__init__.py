@@ -1,4 +1,4 @@
-"""The table's screens: title menu, table, summaries, the review of a hand,
+"""The table's screens: title menu, table, summaries, the review of a hand, replays,
 settings, statistics and help.
 
 Importing this package imports every screen, and so registers each by its name
@@ -11,6 +11,7 @@ from game.table.scenes import (
     moment,
     name_entry,
     pages,
+    replays,
     review,
     settings_menu,
     summary,
@@ -25,6 +26,7 @@ __all__ = [
     "moment",
     "name_entry",
     "pages",
+    "replays",
     "review",
     "settings_menu",
     "summary",

@@ -36,11 +36,11 @@ from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
 from game.table.session import ReviewKey
 from game.table.widgets import (
-    CLOSE_HINT,
     Button,
     centred_rect,
     draw_close_hint,
     draw_dialog,
+    draw_keys_and_close_hint,
     draw_text,
     wrap_text,
 )
@@ -347,23 +347,13 @@ class ReviewPage(Scene):
             self.next_button.draw(surface)
             self.hindsight_button.draw(surface)
             # The keys and the close hint share the bottom line, either side of its middle.
-            y = rect.bottom - layout.px(18)
-            half = rect.width // 2 - layout.px(24)
-            draw_text(
+            draw_keys_and_close_hint(
                 surface,
+                rect,
                 "← → step   Home / End first / last   H hindsight",
                 layout.text(14),
-                theme.TEXT_DIM,
-                midright=(rect.centerx - layout.px(12), y),
-                max_width=half,
-            )
-            draw_text(
-                surface,
-                CLOSE_HINT,
-                layout.text(14),
-                theme.TEXT_DIM,
-                midleft=(rect.centerx + layout.px(12), y),
-                max_width=half,
+                rect.bottom - layout.px(18),
+                layout.px(12),
             )
 
     def _draw_progress(self, surface: pygame.Surface, rect: pygame.Rect) -> None:

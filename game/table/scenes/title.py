@@ -1,4 +1,5 @@
-"""The title menu: continue the saved match, start one, watch bots, settings, stats, help."""
+"""The title menu: continue the saved match, start one, watch bots, replays, settings,
+statistics, help."""
 
 from __future__ import annotations
 
@@ -129,6 +130,7 @@ class TitleScene(MenuScene):
                 MenuItem("New match", lambda: new_match(app)),
                 MenuItem("Watch the bots play", lambda: app.start_match(watch=True)),
                 MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
+                MenuItem("Replays", lambda: app.push_scene("replays")),
                 MenuItem("Statistics", lambda: app.push_scene("statistics")),
                 MenuItem("How to play", lambda: app.push_scene("help")),
                 MenuItem("Quit", self.quit),
