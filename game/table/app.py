@@ -24,13 +24,14 @@ from core.files import UserDirs, user_dirs
 from core.record import dumps_record
 from game.paths import asset_path
 from game.table.bot_requests import AsyncBots, WorkerBots
+from game.table.coach import Coach
 from game.table.review_requests import AsyncReviews, InlineReviews, WorkerReviews
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.replays import replay_name, replay_text, surplus
 from game.table.store.saves import BackgroundSaver, load_game
 from game.table.store.settings import MIN_WINDOW, Settings, fit_window, load_settings
-from game.table.store.stats import Statistics, load_statistics
+from game.table.store.stats import Statistics, load_statistics, match_difficulty
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # Per-monitor DPI awareness on Windows, so the window is drawn at the real pixel size.
@@ -103,6 +104,7 @@ class App:
         if reviews is None:
             reviews = WorkerReviews() if isinstance(self.bots, WorkerBots) else InlineReviews()
         self.reviews: AsyncReviews = reviews
+        self.coach = Coach(reviews)
         self.saver = BackgroundSaver()
         pygame.display.init()
         pygame.font.init()
@@ -324,6 +326,7 @@ class App:
         self.toasts = [(text, left - dt) for text, left in self.toasts if left - dt > 0]
         for message in self.saver.errors():
             self.toast(message, TOAST_SECONDS * 2)
+        self._coach()
         if top is not None:
             top.update(dt)
         top = self.stack.top
@@ -349,6 +352,21 @@ class App:
         if due is not None:
             waits.append(max(due, 0.0))
         return min(waits, default=None)
+
+    def _coach(self) -> None:
+        """Move the coach's background reviews on; once every hand of the person's finished
+        match is reviewed, count its points lost per decision in the statistics."""
+        sessions = [getattr(scene, "session", None) for scene in self.stack.scenes]
+        session = next((s for s in sessions if isinstance(s, TableSession)), None)
+        page_open = any(scene.owns_reviews for scene in self.stack.scenes)
+        self.coach.tick(session, page_open)
+        if session is None or not session.match_counted or session.review_counted:
+            return
+        found = self.coach.match_review(session)
+        if found is not None:
+            session.review_counted = True
+            level = match_difficulty(session.bot_names.values())
+            self.change_stats(self.stats.with_match_review(found.decisions, found.loss, level))
 
     def draw(self) -> None:
         """Draw the visible screens and the messages, then show the frame.

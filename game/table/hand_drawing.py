@@ -13,7 +13,8 @@ import pygame
 
 from game.table import theme
 from game.table.card_art import CardArt
-from game.table.widgets import draw_text
+from game.table.layout import Layout
+from game.table.widgets import centred_rect, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -28,8 +29,23 @@ ROW_PITCH = 0.5
 NAME_COLUMN = 150
 #: How far a marked card is lifted, as a share of its height.
 LIFT = 0.12
+#: The panel of a page stepping through a hand, at the base size, and its margin to the window;
+#: how much taller than ``PANEL_HEIGHT`` it may grow in a tall window.
+PANEL_WIDTH = 1180
+PANEL_HEIGHT = 680
+PANEL_MARGIN = 16
+TALL_SHARE = 1.5
 
 Colour = tuple[int, int, int]
+
+
+def hand_page_panel(layout: Layout) -> pygame.Rect:
+    """Return the panel of a page stepping through a hand: nearly all the window."""
+    width = min(layout.px(PANEL_WIDTH), layout.width - 2 * layout.px(PANEL_MARGIN))
+    height = max(
+        layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
+    )
+    return centred_rect(layout.size, width, height, layout.px(PANEL_MARGIN))
 
 
 def fit_art(app: App, area: pygame.Rect, height: float, count: int) -> CardArt:

@@ -8,6 +8,7 @@ the review itself never reads) each trick also keeps all four hands as they were
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ai.review import seat_decisions
@@ -130,3 +131,13 @@ def hand_story(controller: Controller, seat: int, hand: int) -> HandStory:
         tuple(tuple(cards_of(mask)) for mask in record.deal),
         tuple(passed.get(other, ()) for other in range(4)),
     )
+
+
+def trick_caption(trick: TrickStory, seat: int, seat_name: Callable[[int], str]) -> str:
+    """Return who led a trick and who won it, the reviewed seat called "you"."""
+
+    def who(other: int) -> str:
+        return "you" if other == seat else seat_name(other)
+
+    led = "You led" if trick.leader == seat else f"{seat_name(trick.leader)} led"
+    return f"Trick {trick.number}: {led}, {who(trick.winner)} won it"

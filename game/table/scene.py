@@ -26,6 +26,8 @@ class Scene:
     """One screen. ``overlay`` scenes are drawn over the scene below them."""
 
     overlay = False
+    #: Whether the screen asks ``app.reviews`` for reviews itself (the coach then waits).
+    owns_reviews = False
 
     def __init__(self, app: App) -> None:
         self.app = app

@@ -100,6 +100,10 @@ class TableSession:
         #: The finished reviews of this match's hands, by hand, seat, samples and seed: kept
         #: for the session (in memory, not in the save), so a review reopens at once.
         self.reviews: dict[ReviewKey, Review] = {}
+        #: Whether the finished match was counted in the person's statistics, and whether
+        #: the coach's review of it was.
+        self.match_counted = False
+        self.review_counted = False
 
     @classmethod
     def new_match(

@@ -81,7 +81,13 @@ STAT_ROWS: tuple[tuple[str, Callable[[Tally], str]], ...] = (
     ("Moons conceded", lambda t: str(t.moons_conceded)),
     ("Best match", lambda t: _match_points(t.best_match)),
     ("Worst match", lambda t: _match_points(t.worst_match)),
+    ("Points lost per decision", lambda t: _loss(t.loss_per_decision)),
 )
+
+
+def _loss(value: float | None) -> str:
+    """Return the points lost per decision, or a dash before the coach reviewed a match."""
+    return "—" if value is None else f"{value:.2f}"
 
 
 def stats_lines(stats: Statistics) -> list[Line]:
@@ -105,35 +111,92 @@ def stats_lines(stats: Statistics) -> list[Line]:
 #: The height of the chart of recent matches, and the gap above it (in layout pixels).
 CHART_HEIGHT = 260
 CHART_GAP = 14
+#: The height of the chart of the points lost per decision in the recent matches.
+TREND_HEIGHT = 170
 
 
 class StatsPage(TextPage):
-    """The statistics table, with a chart of the last matches below it."""
+    """The statistics table, with a chart of the last matches below it and, once the coach
+    reviewed some of them, the trend of the points lost per decision."""
 
     def __init__(self, app: App) -> None:
         super().__init__(app, "Statistics", lambda: stats_lines(app.stats))
 
+    def has_trend(self) -> bool:
+        """Return whether any recent match has its points lost per decision."""
+        return any(result.loss_per_decision is not None for result in self.app.stats.recent)
+
     def extra_height(self) -> int:
-        """Return the chart's height and the gap above it, when there are matches to show."""
+        """Return the charts' height and the gaps above them, when there are matches to show."""
         layout = self.app.layout
-        return layout.px(CHART_HEIGHT + CHART_GAP) if self.app.stats.recent else 0
+        if not self.app.stats.recent:
+            return 0
+        trend = TREND_HEIGHT + CHART_GAP if self.has_trend() else 0
+        return layout.px(CHART_HEIGHT + CHART_GAP + trend)
 
     def reserved_height(self) -> int:
-        """Return the room the chart keeps at least: half its height, and the gap above it."""
+        """Return the room the charts keep at least: half their height, and the gaps."""
         layout = self.app.layout
-        return layout.px(CHART_HEIGHT // 2 + CHART_GAP) if self.app.stats.recent else 0
+        if not self.app.stats.recent:
+            return 0
+        trend = TREND_HEIGHT // 2 + CHART_GAP if self.has_trend() else 0
+        return layout.px(CHART_HEIGHT // 2 + CHART_GAP + trend)
 
     def draw_lines(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
-        """Draw the table, then the chart below it in the room left (up to its height)."""
+        """Draw the table, then the charts below it in the room left (up to their heights)."""
         layout = self.app.layout
         bottom = super().draw_lines(surface, rect)
-        if not self.app.stats.recent:
+        recent = self.app.stats.recent
+        if not recent:
             return bottom
+        room = self.lines_bottom(rect) - bottom - layout.px(CHART_GAP)
+        share = CHART_HEIGHT / (
+            CHART_HEIGHT + (TREND_HEIGHT + CHART_GAP if self.has_trend() else 0)
+        )
         chart = pygame.Rect(rect.left + layout.px(SIDE), bottom + layout.px(CHART_GAP), 0, 0)
         chart.width = rect.width - 2 * layout.px(SIDE)
-        chart.height = min(layout.px(CHART_HEIGHT), self.lines_bottom(rect) - chart.top)
-        draw_recent_chart(surface, chart, self.app.stats.recent, layout.px(14))
-        return chart.bottom
+        chart.height = min(layout.px(CHART_HEIGHT), round(room * share))
+        draw_recent_chart(surface, chart, recent, layout.px(14))
+        if not self.has_trend():
+            return chart.bottom
+        trend = chart.move(0, chart.height + layout.px(CHART_GAP))
+        trend.height = min(layout.px(TREND_HEIGHT), self.lines_bottom(rect) - trend.top)
+        draw_loss_trend(surface, trend, recent, layout.px(14))
+        return trend.bottom
+
+
+def draw_loss_trend(
+    surface: pygame.Surface, rect: pygame.Rect, results: Sequence[MatchResult], px: int
+) -> None:
+    """Draw the points lost per decision of the recent matches the coach reviewed as a line,
+    one point a match in the same slots as the chart of final points, with a caption above."""
+    caption = "Points you lost per decision, by the coach's review (lower is better)"
+    draw_text(surface, caption, px, theme.TEXT_DIM, topleft=rect.topleft, max_width=rect.width)
+    area = pygame.Rect(rect.left, rect.top + round(px * 3), rect.width, 0)
+    area.height = max(1, rect.bottom - area.top - round(px * 0.5))
+    values = [result.loss_per_decision for result in results]
+    highest = max(0.5, *(value for value in values if value is not None))
+    slot = area.width / RECENT_MATCHES
+    pygame.draw.line(surface, theme.TEXT_DIM, area.bottomleft, area.bottomright)
+    points: list[tuple[int, int]] = []
+    for index, value in enumerate(values):
+        if value is None:
+            continue
+        x = round(area.left + index * slot + slot / 2)
+        y = area.bottom - round(area.height * value / highest)
+        points.append((x, y))
+        draw_text(
+            surface,
+            f"{value:.2f}",
+            px,
+            theme.TEXT,
+            center=(x, y - round(px * 0.9)),
+            max_width=round(slot),
+        )
+    if len(points) > 1:
+        pygame.draw.lines(surface, theme.ACCENT, False, points, max(2, px // 7))
+    for point in points:
+        pygame.draw.circle(surface, theme.ACCENT, point, max(3, px // 4))
 
 
 def draw_recent_chart(

@@ -30,10 +30,10 @@ from game.table.hand_drawing import (
     draw_seat_rows,
     draw_trick_cards,
     fit_art,
+    hand_page_panel,
 )
-from game.table.hand_story import HandStory, hand_story
+from game.table.hand_story import HandStory, hand_story, trick_caption
 from game.table.scene import Scene, register
-from game.table.scenes.review import PANEL_HEIGHT, PANEL_WIDTH, TALL_SHARE, trick_caption
 from game.table.scenes.table import SEAT_NAMES, seat_label
 from game.table.session import ReviewKey
 from game.table.store.replays import ReplayEntry, list_replays, load_replay
@@ -365,12 +365,7 @@ class ReplayPage(Scene):
 
     def panel(self) -> pygame.Rect:
         """Return the page's panel: nearly all the window, as the review page's."""
-        layout = self.app.layout
-        width = min(layout.px(PANEL_WIDTH), layout.width - 2 * layout.px(MARGIN))
-        height = max(
-            layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
-        )
-        return centred_rect(layout.size, width, height, layout.px(MARGIN))
+        return hand_page_panel(self.app.layout)
 
     def _place_buttons(self, rect: pygame.Rect) -> None:
         """Place the strip of the hand's steps under the title and the buttons at the bottom."""

@@ -10,7 +10,6 @@ reopening it is instant.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -30,14 +29,14 @@ from game.table.hand_drawing import (
     draw_seat_rows,
     draw_trick_cards,
     fit_art,
+    hand_page_panel,
 )
-from game.table.hand_story import HandStory, TrickStory, hand_story
+from game.table.hand_story import HandStory, TrickStory, hand_story, trick_caption
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
 from game.table.session import ReviewKey
 from game.table.widgets import (
     Button,
-    centred_rect,
     draw_close_hint,
     draw_dialog,
     draw_keys_and_close_hint,
@@ -67,12 +66,6 @@ class HandSource(Protocol):
         ...
 
 
-#: The panel's size at the base size, and its margin to the window.
-PANEL_WIDTH = 1180
-PANEL_HEIGHT = 680
-MARGIN = 16
-#: How much taller than ``PANEL_HEIGHT`` the panel may grow in a tall window.
-TALL_SHARE = 1.5
 #: The hindsight button's label when every hand is hidden, and when shown.
 HINDSIGHT_OFF = "Hindsight: show all hands"
 HINDSIGHT_ON = "Hindsight: hide other hands"
@@ -120,16 +113,6 @@ def verdict(decision: DecisionReview) -> str:
     return f"{best} was better by {points(decision.loss)}"
 
 
-def trick_caption(trick: TrickStory, seat: int, seat_name: Callable[[int], str]) -> str:
-    """Return who led a trick and who won it, the reviewed seat called "you"."""
-
-    def who(other: int) -> str:
-        return "you" if other == seat else seat_name(other)
-
-    led = "You led" if trick.leader == seat else f"{seat_name(trick.leader)} led"
-    return f"Trick {trick.number}: {led}, {who(trick.winner)} won it"
-
-
 def total_line(review: Review) -> str:
     """Return the last step's sentence: the points lost and the count of flagged decisions."""
     grades = [decision.grade for decision in review.decisions]
@@ -145,6 +128,7 @@ class ReviewPage(Scene):
     """The review of the person's (or any seat's) decisions in one finished hand."""
 
     overlay = True
+    owns_reviews = True
 
     def __init__(
         self,
@@ -277,12 +261,7 @@ class ReviewPage(Scene):
 
     def panel(self) -> pygame.Rect:
         """Return the page's panel: nearly all the window."""
-        layout = self.app.layout
-        width = min(layout.px(PANEL_WIDTH), layout.width - 2 * layout.px(MARGIN))
-        height = max(
-            layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
-        )
-        return centred_rect(layout.size, width, height, layout.px(MARGIN))
+        return hand_page_panel(self.app.layout)
 
     def _place_buttons(self, rect: pygame.Rect) -> None:
         """Place the step strip under the title and the arrows near the bottom."""

@@ -380,7 +380,8 @@ class TableScene(Scene):
     def _count_match(self, event: ev.MatchOver) -> None:
         """Keep the finished match to replay; count it in the person's statistics."""
         self.app.archive_match(self.session.controller)
-        if self.session.person_plays:
+        if self.session.person_plays and not self.session.match_counted:
+            self.session.match_counted = True
             won, points = event.winner == HUMAN_SEAT, event.totals[HUMAN_SEAT]
             level = match_difficulty(self.session.bot_names.values())
             self.app.change_stats(self.app.stats.with_match(won, points, difficulty=level))

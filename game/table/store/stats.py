@@ -1,8 +1,10 @@
 """The player's statistics over all matches: a frozen ``Statistics``, loaded leniently.
 
-The file is versioned JSON. Version 2 holds the counts over all matches at the top level (as
+The file is versioned JSON. Version 3 holds the counts over all matches at the top level (as
 version 1 did, with no ``version`` field: such a file still loads whole), the same counts per
 difficulty of the opponents (``by_difficulty``), and the last matches' results (``recent``).
+Version 3 adds the coach's counts (``decisions_reviewed``, ``loss_hundredths``) and a recent
+match's ``loss_per_decision``; a version-2 file loads whole, with none reviewed.
 Loading keeps every valid field and resets each invalid one with one warning. A file that is
 not a JSON object at all is set aside and the statistics start from zero.
 """
@@ -22,9 +24,11 @@ from game.table.store.settings import DIFFICULTIES
 #: Largest magnitude of any statistic; keeps a hand-edited file from holding absurd numbers.
 MAX_VALUE = 10**12
 #: The version of the statistics file this program writes.
-VERSION = 2
+VERSION = 3
 #: How many of the last matches are kept, for the chart of recent results.
 RECENT_MATCHES = 20
+#: Most points a decision can lose on average (a moon conceded and more): bounds a file's value.
+MAX_LOSS_PER_DECISION = 100.0
 #: The difficulty a match counts under when its opponents are not all of one level.
 MIXED = "mixed"
 #: Every difficulty a match may count under, in the order the statistics page shows them.
@@ -78,6 +82,10 @@ class Tally:
     #: The fewest and the most points the player ended a match with (None before one ends).
     best_match: int | None = None
     worst_match: int | None = None
+    #: The player's decisions the coach reviewed (in matches whose every hand it reviewed), and
+    #: the points they lost together, in hundredths of a point.
+    decisions_reviewed: int = 0
+    loss_hundredths: int = 0
 
     def __post_init__(self) -> None:
         for name, check in _tally_checks().items():
@@ -100,6 +108,21 @@ class Tally:
     def hands_recorded(self) -> int:
         """Return the hands whose wins and moons were recorded (all of them here)."""
         return self.hands_played
+
+    @property
+    def loss_per_decision(self) -> float | None:
+        """Return the points lost per reviewed decision (None before any was reviewed)."""
+        if not self.decisions_reviewed:
+            return None
+        return self.loss_hundredths / 100 / self.decisions_reviewed
+
+    def with_review(self, decisions: int, loss: float) -> Self:
+        """Return the counts after a match whose ``decisions`` lost ``loss`` points."""
+        return dataclasses.replace(
+            self,
+            decisions_reviewed=self.decisions_reviewed + decisions,
+            loss_hundredths=self.loss_hundredths + round(loss * 100),
+        )
 
     def with_hand(
         self,
@@ -165,21 +188,40 @@ def _read_fields(
 
 @dataclass(frozen=True)
 class MatchResult:
-    """One finished match, for the chart of recent matches."""
+    """One finished match, for the charts of recent matches."""
 
     difficulty: str
     #: The player's total at the end.
     points: int
     won: bool
+    #: The points the player lost per decision, by the coach's review (None until reviewed).
+    loss_per_decision: float | None = None
 
     @classmethod
     def from_dict(cls, data: object) -> MatchResult:
         """Build a result from JSON data; raise StatisticsError when it is not one."""
-        if not isinstance(data, dict) or set(data) != {"difficulty", "points", "won"}:
+        keys = {"difficulty", "points", "won"}
+        if not isinstance(data, dict) or not keys <= set(data) <= keys | {"loss_per_decision"}:
             raise StatisticsError(f"a recent match must be an object, got {short_repr(data)}")
         if data["difficulty"] not in LEVELS or not isinstance(data["won"], bool):
             raise StatisticsError(f"a recent match is invalid: {short_repr(data)}")
-        return cls(data["difficulty"], _check_value("points", data["points"]), data["won"])
+        loss = data.get("loss_per_decision")
+        if loss is not None and (
+            isinstance(loss, bool)
+            or not isinstance(loss, (int, float))
+            or not 0 <= loss <= MAX_LOSS_PER_DECISION
+        ):
+            raise StatisticsError(f"a recent match's loss is invalid: {short_repr(data)}")
+        points = _check_value("points", data["points"])
+        return cls(data["difficulty"], points, data["won"], None if loss is None else float(loss))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the result as plain JSON-ready data (no loss before the review)."""
+        data: dict[str, Any] = {"difficulty": self.difficulty, "points": self.points}
+        data["won"] = self.won
+        if self.loss_per_decision is not None:
+            data["loss_per_decision"] = self.loss_per_decision
+        return data
 
 
 @dataclass(frozen=True)
@@ -268,6 +310,18 @@ class Statistics(Tally):
         done = dataclasses.replace(done, recent=recent)
         return done._with_tally(difficulty, lambda tally: tally.with_match(won, points))
 
+    def with_match_review(self, decisions: int, loss: float, difficulty: str) -> Self:
+        """Return the statistics after the coach reviewed the last match counted: its
+        ``decisions`` lost ``loss`` points together. The last recent match gets its loss per
+        decision (once: a match already reviewed is not counted again)."""
+        if not decisions or not self.recent or self.recent[-1].loss_per_decision is not None:
+            return self
+        last = dataclasses.replace(self.recent[-1], loss_per_decision=round(loss / decisions, 3))
+        done = dataclasses.replace(
+            super().with_review(decisions, loss), recent=(*self.recent[:-1], last)
+        )
+        return done._with_tally(difficulty, lambda tally: tally.with_review(decisions, loss))
+
     def to_dict(self) -> dict[str, Any]:
         """Return the statistics as plain JSON-ready data (the current version)."""
         return {
@@ -279,7 +333,7 @@ class Statistics(Tally):
                 for level in LEVELS
                 if level in self.by_difficulty
             },
-            "recent": [dataclasses.asdict(result) for result in self.recent],
+            "recent": [result.to_dict() for result in self.recent],
         }
 
     @classmethod
@@ -298,7 +352,7 @@ class Statistics(Tally):
             f"unknown statistic {short_repr(key)} was ignored" for key in data if key not in _KEYS
         ]
         version = data.get("version", 1)
-        if version not in (1, VERSION):
+        if version not in (1, 2, VERSION):
             warnings.append(f"statistics version {short_repr(version)} was read as {VERSION}")
         values, found = _read_fields(data, _TOP_CHECKS, "")
         warnings += found
