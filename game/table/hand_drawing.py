@@ -21,8 +21,10 @@ if TYPE_CHECKING:
 
 #: The largest cards on a page, as a share of the table's own.
 MAX_CARD_SHARE = 1.4
-#: How far apart the cards of a hand are fanned, as a share of a card's width.
+#: How far apart the cards of a hand are fanned, as a share of a card's width, and the least
+#: (every card's corner index still shows) when rows of every hand need bigger cards.
 FAN = 0.62
+TIGHT_FAN = 0.42
 #: In the rows of every hand, the share of a card's height between one seat's row and the next.
 ROW_PITCH = 0.5
 #: Width of the seat names left of the rows of every hand, in layout pixels.
@@ -48,14 +50,14 @@ def hand_page_panel(layout: Layout) -> pygame.Rect:
     return centred_rect(layout.size, width, height, layout.px(PANEL_MARGIN))
 
 
-def fit_art(app: App, area: pygame.Rect, height: float, count: int) -> CardArt:
+def fit_art(app: App, area: pygame.Rect, height: float, count: int, fan: float = FAN) -> CardArt:
     """Return the card art for a row of ``count`` cards at most ``height`` pixels tall and,
-    fanned ``FAN`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
+    fanned ``fan`` of a card apart, no wider than ``area``: up to ``MAX_CARD_SHARE`` of the
     table's card."""
     art = app.card_art()
     width = art.size[0]
     tall = int(height / (art.size[1] / width))
-    wide = int(area.width * 0.94 / (1 + FAN * max(0, count - 1)))
+    wide = int(area.width * 0.94 / (1 + fan * max(0, count - 1)))
     fitting = max(24, min(round(width * MAX_CARD_SHARE), tall, wide))
     return art if fitting == width else app.art.get(fitting, art.style)
 

@@ -120,7 +120,7 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         app.step(1 / 60)
         save("replays")
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0))
-        for _ in range(7):
+        for _ in range(6):  # past the deal and the passes to the fifth trick
             app.step(1 / 60)
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RIGHT, mod=0))
         app.step(1 / 60)

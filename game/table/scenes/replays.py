@@ -27,6 +27,7 @@ from game.table import theme
 from game.table.hand_drawing import (
     NAME_COLUMN,
     ROW_PITCH,
+    TIGHT_FAN,
     draw_seat_rows,
     draw_trick_cards,
     fit_art,
@@ -457,7 +458,8 @@ class ReplayPage(Scene):
         fixed = 2 * px + (round(small * 2) + round(px * 0.9) if trick is not None else 0)
         rows = 1 + ROW_PITCH * 3 + (1.0 if trick is not None else 0.0)
         narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0)
-        art = fit_art(self.app, narrow, (area.height - fixed) / rows, 13)
+        # A little room is kept around the rows, so the page never looks crammed.
+        art = fit_art(self.app, narrow, 0.85 * (area.height - fixed) / rows, 13, TIGHT_FAN)
         used = fixed + round(art.size[1] * rows)
         area = area.move(0, max(0, (area.height - used) // 2))
         name_of = self.replay.seat_name
