@@ -135,11 +135,13 @@ class StatsPage(TextPage):
         return layout.px(CHART_HEIGHT + CHART_GAP + trend)
 
     def reserved_height(self) -> int:
-        """Return the room the charts keep at least: half their height, and the gaps."""
+        """Return the room the charts keep at least: half the chart of points, a third of the
+        trend, and the gaps."""
         layout = self.app.layout
         if not self.app.stats.recent:
             return 0
-        trend = TREND_HEIGHT // 2 + CHART_GAP if self.has_trend() else 0
+        # The trend keeps less: in a short window the streaks' line comes first.
+        trend = TREND_HEIGHT // 3 + CHART_GAP if self.has_trend() else 0
         return layout.px(CHART_HEIGHT // 2 + CHART_GAP + trend)
 
     def draw_lines(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
