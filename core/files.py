@@ -80,6 +80,11 @@ class UserDirs:
         return self.data / "replays"
 
     @property
+    def reviews_file(self) -> Path:
+        """Return the file holding the reviews of the table's game in progress."""
+        return self.state / "current-game-reviews.json"
+
+    @property
     def cli_state_file(self) -> Path:
         """Return the terminal harness's default state file."""
         return self.data / "cli-match.json"

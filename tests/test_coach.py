@@ -5,11 +5,13 @@ per decision join the statistics and their trend.
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pygame
 from positions import play_randomly
-from table_driver import MakeDriver
+from table_driver import MakeDriver, open_title
 from test_review_page import open_review, play_hand_by_keys
 
 from ai.review import finished_hands, review_record
@@ -19,7 +21,9 @@ from game.table.bot_requests import InlineBots
 from game.table.coach import Coach, review_key
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED, InlineReviews
 from game.table.scenes.pages import StatsPage
+from game.table.scenes.review import ReviewPage
 from game.table.session import TableSession
+from game.table.store.review_file import load_reviews, reviews_text
 from game.table.store.stats import MatchResult, Statistics
 
 
@@ -141,3 +145,66 @@ def test_the_statistics_page_draws_the_trend_of_the_loss(drivers: MakeDriver) ->
     assert not page.has_trend()
     driver.step()
     assert pygame.image.tobytes(app.screen, "RGB") != with_trend
+
+
+def test_reviews_are_kept_with_the_saved_match_and_reopen_at_once(
+    drivers: MakeDriver, home: Path
+) -> None:
+    driver = drivers()
+    summary = play_hand_by_keys(driver)
+    session = driver.table.session
+    driver.run_until(lambda: review_key(1) in session.reviews, max_frames=400)
+    driver.step()
+    kept = session.reviews[review_key(1)]
+    driver.key(pygame.K_RETURN)  # on to the next hand; the match is saved
+    assert summary is not driver.top
+    driver.close()
+    dirs = driver.app.dirs
+    assert dirs.reviews_file.exists()
+    # A later session continues the match: the review is there before anything computes.
+    later = drivers()
+    title = open_title(later)
+    assert title.has_saved_game
+    later.click(later.menu_item_pos("Continue the match"), frames=2)
+    resumed = later.table.session
+    assert resumed.reviews == {review_key(1): kept}
+    assert later.app.coach.pending(resumed) == []
+    later.app.push_scene("review", later.table, 1, 0)
+    page = later.top
+    assert isinstance(page, ReviewPage) and page.review == kept and not page.computing
+    later.close()
+    # A file of another match is left out; a file that is not JSON is set aside with a message.
+    other = finished_session(5).controller
+    assert load_reviews(dirs.reviews_file, other, finished_hands(other)) == ({}, None)
+    dirs.reviews_file.write_text("{not json")
+    reviews, message = load_reviews(dirs.reviews_file, resumed.controller, [1])
+    assert reviews == {} and message is not None and "moved to" in message
+    assert not dirs.reviews_file.exists()
+    assert home.exists()
+
+
+def test_a_review_that_does_not_fit_the_match_is_left_out(tmp_path: Path) -> None:
+    session = finished_session(6)
+    controller = session.controller
+    hands = finished_hands(controller)
+    coach = Coach(InlineReviews())
+    for _ in range(40):
+        coach.tick(session, page_open=False)
+        if review_key(1) in session.reviews:
+            break
+    path = tmp_path / "reviews.json"
+    path.write_text(reviews_text(controller, session.reviews))
+    assert load_reviews(path, controller, hands) == (session.reviews, None)
+    data = json.loads(path.read_text())
+    good = data["reviews"][0]
+    broken = [
+        {**good, "hand": 999},
+        {**good, "seat": 7},
+        {**good, "decisions": [{**good["decisions"][1], "chosen": ["XX"]}]},
+        {**good, "decisions": [{**good["decisions"][1], "loss": -1}]},
+        {**good, "decisions": [{**good["decisions"][0], "chosen": ["QS"]}]},
+        "a review",
+    ]
+    data["reviews"] = [*broken, good]
+    path.write_text(json.dumps(data))
+    assert load_reviews(path, controller, hands) == (session.reviews, None)

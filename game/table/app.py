@@ -29,6 +29,7 @@ from game.table.review_requests import AsyncReviews, InlineReviews, WorkerReview
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.replays import replay_name, replay_text, surplus
+from game.table.store.review_file import reviews_text
 from game.table.store.saves import BackgroundSaver, load_game
 from game.table.store.settings import MIN_WINDOW, Settings, fit_window, load_settings
 from game.table.store.stats import Statistics, load_statistics, match_difficulty
@@ -238,6 +239,7 @@ class App:
         self.replace_scene("table", session)
         if not watch:
             self.save_game(session.controller)
+            self.saver.discard(self.dirs.reviews_file)
 
     def archive_match(self, controller: Controller) -> None:
         """Keep a finished match to replay (in the background), removing the oldest ones
@@ -252,8 +254,9 @@ class App:
         self.saver.submit(folder / name, replay_text(controller))
 
     def discard_game(self) -> None:
-        """Forget the saved game in progress (it is over)."""
+        """Forget the saved game in progress (it is over) and its reviews."""
         self.saver.write_now(self.dirs.save_file, None)
+        self.saver.discard(self.dirs.reviews_file)
 
     def load_saved_game(self) -> Controller | None:
         """Return the saved game in progress, if any; a bad file is set aside with a message."""
@@ -360,7 +363,17 @@ class App:
         session = next((s for s in sessions if isinstance(s, TableSession)), None)
         page_open = any(scene.owns_reviews for scene in self.stack.scenes)
         self.coach.tick(session, page_open)
-        if session is None or not session.match_counted or session.review_counted:
+        if session is None:
+            return
+        if (
+            session.person_plays
+            and session.phase != "match_over"
+            and len(session.reviews) != session.reviews_saved
+        ):
+            session.reviews_saved = len(session.reviews)
+            text = reviews_text(session.controller, session.reviews)
+            self.saver.submit(self.dirs.reviews_file, text)
+        if not session.match_counted or session.review_counted:
             return
         found = self.coach.match_review(session)
         if found is not None:

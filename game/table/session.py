@@ -104,6 +104,8 @@ class TableSession:
         #: the coach's review of it was.
         self.match_counted = False
         self.review_counted = False
+        #: How many reviews the reviews file beside the saved game holds.
+        self.reviews_saved = 0
 
     @classmethod
     def new_match(

@@ -4,8 +4,8 @@ The review is computed by ``app.reviews`` (a worker process at the table) while 
 shows how far it is; Esc cancels it. Then the page steps through the hand: the pass, each
 trick with its four cards as they were played and the person's hand before their card, each
 decision marked fine, inaccuracy or mistake with the better choice and what it was worth, and
-last the points lost to decisions. A finished review is kept with the table's session, so
-reopening it is instant.
+last the points lost to decisions. A finished review is kept with the match (and beside its
+saved file, by the app), so reopening it is instant.
 """
 
 from __future__ import annotations

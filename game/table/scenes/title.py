@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING
 import pygame
 
 from ai.registry import SeatRefused, check_seats, seat_player_names
+from ai.review import finished_hands
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene, confirm_menu
 from game.table.session import TableSession
+from game.table.store.review_file import load_reviews
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -67,6 +69,11 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     names = seat_player_names(controller.seats, app.think.difficulty)
     app.bots.cancel_all()
     session = TableSession(controller, names, app.bots, app.think.limit_ms)
+    reviews, message = load_reviews(app.dirs.reviews_file, controller, finished_hands(controller))
+    if message:
+        app.toast(message)
+    session.reviews.update(reviews)
+    session.reviews_saved = len(reviews)
     app.replace_scene("table", session, resumed=True)
     return True
 
