@@ -12,7 +12,7 @@ from pathlib import Path
 import pygame
 from positions import play_randomly
 from table_driver import MakeDriver, open_title
-from test_review_page import open_review, play_hand_by_keys
+from test_review_page import open_review, play_hand_by_keys, small_samples
 
 from ai.review import finished_hands, review_record
 from core.controller import Controller
@@ -51,14 +51,7 @@ def test_a_review_page_comes_first_and_the_coach_asks_again_after_it(
     driver.step()
     assert coach.asked == asked + 1 or review_key(1) in session.reviews
     # The page asks for its own review (fewer deals): the coach's request is cancelled.
-    real = driver.app.push_scene
-
-    def push(name: str, *args: object, **kwargs: object) -> None:
-        if name == "review":
-            kwargs.setdefault("samples", 40)
-        real(name, *args, **kwargs)
-
-    driver.app.push_scene = push  # type: ignore[method-assign]
+    small_samples(driver)
     session.reviews.pop(review_key(1), None)
     page = open_review(driver, summary)
     driver.run_until(lambda: page.review is not None, max_frames=400)

@@ -16,6 +16,7 @@ import pygame
 import pytest
 from positions import play_randomly
 from table_driver import Driver, MakeDriver, open_title
+from test_review_page import SAMPLES, small_samples
 
 from ai.review import review_record
 from core.actions import PlayAction
@@ -33,9 +34,6 @@ from game.table.store.replays import (
     replay_name,
 )
 from game.table.store.settings import Settings
-
-#: Few deals per decision, so the tests' reviews are quick.
-SAMPLES = 40
 
 
 def finished_match(seed: int, person: bool = True) -> Controller:
@@ -186,14 +184,7 @@ def test_a_replay_steps_through_every_hand_with_all_cards_and_reviews_one(
     driver.click(button.rect.center)
     assert page.step == ReplayStep(2, "trick", 5)
     # R reviews the person's decisions in the hand shown, as mdhearts review does.
-    real = driver.app.push_scene
-
-    def push(name: str, *args: object, **kwargs: object) -> None:
-        if name == "review":
-            kwargs.setdefault("samples", SAMPLES)
-        real(name, *args, **kwargs)
-
-    driver.app.push_scene = push  # type: ignore[method-assign]
+    small_samples(driver)
     driver.key(pygame.K_r, frames=2)
     review = driver.top
     assert isinstance(review, ReviewPage), driver.describe()

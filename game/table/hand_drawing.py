@@ -14,7 +14,7 @@ import pygame
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.layout import Layout
-from game.table.widgets import centred_rect, draw_text
+from game.table.widgets import Button, centred_rect, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -48,6 +48,50 @@ def hand_page_panel(layout: Layout) -> pygame.Rect:
         layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
     )
     return centred_rect(layout.size, width, height, layout.px(PANEL_MARGIN))
+
+
+def place_page_buttons(
+    layout: Layout,
+    rect: pygame.Rect,
+    strip: Sequence[Button],
+    back: Button,
+    forward: Button,
+    middle: Button,
+    middle_width: int,
+    step_width: int = 64,
+) -> None:
+    """Place a hand page's buttons in its panel ``rect``: the ``strip`` of steps (each at most
+    ``step_width`` layout pixels wide) under the title, ``back`` and ``forward`` at the bottom
+    corners and ``middle`` (at most ``middle_width`` wide) between them."""
+    count = len(strip)
+    gap = layout.px(6)
+    room = rect.width - 2 * layout.px(24)
+    width = min(layout.px(step_width), (room - (count - 1) * gap) // max(1, count))
+    height = max(layout.px(30), round(layout.text(15) * 1.9))
+    left = rect.centerx - (count * width + (count - 1) * gap) // 2
+    top = rect.top + layout.px(64)
+    for index, button in enumerate(strip):
+        button.rect = pygame.Rect(left + index * (width + gap), top, width, height)
+    nav_h = max(layout.px(40), round(layout.text(16) * 2.4))
+    nav_w = min(layout.px(180), rect.width // 3)
+    bottom = rect.bottom - layout.px(40)
+    back.rect = pygame.Rect(0, 0, nav_w, nav_h)
+    back.rect.bottomleft = (rect.left + layout.px(24), bottom)
+    forward.rect = pygame.Rect(0, 0, nav_w, nav_h)
+    forward.rect.bottomright = (rect.right - layout.px(24), bottom)
+    room = forward.rect.left - back.rect.right - 2 * layout.px(16)
+    middle.rect = pygame.Rect(0, 0, min(layout.px(middle_width), room), nav_h)
+    middle.rect.midbottom = (rect.centerx, bottom)
+
+
+def page_content_area(
+    layout: Layout, rect: pygame.Rect, strip: Sequence[Button], back: Button
+) -> pygame.Rect:
+    """Return the room of a hand page between its strip of steps and its bottom buttons."""
+    top = strip[0].rect.bottom + layout.px(14) if strip else rect.top + layout.px(64)
+    bottom = back.rect.top - layout.px(10)
+    inner = rect.inflate(-2 * layout.px(24), 0)
+    return pygame.Rect(inner.left, top, inner.width, max(1, bottom - top))
 
 
 def fit_art(app: App, area: pygame.Rect, height: float, count: int, fan: float = FAN) -> CardArt:

@@ -32,6 +32,8 @@ from game.table.hand_drawing import (
     draw_trick_cards,
     fit_art,
     hand_page_panel,
+    page_content_area,
+    place_page_buttons,
 )
 from game.table.hand_story import HandStory, hand_story, trick_caption
 from game.table.scene import Scene, register
@@ -378,26 +380,18 @@ class ReplayPage(Scene):
                 Button(self.steps[index].short, lambda index=index: self.go(index))  # type: ignore[misc]
                 for index in own
             ]
-        count = len(self.step_buttons)
-        gap = layout.px(6)
-        room = rect.width - 2 * layout.px(24)
-        width = min(layout.px(72), (room - (count - 1) * gap) // count)
-        height = max(layout.px(30), round(layout.text(15) * 1.9))
-        left = rect.centerx - (count * width + (count - 1) * gap) // 2
-        top = rect.top + layout.px(64)
-        for number, (index, button) in enumerate(zip(own, self.step_buttons, strict=True)):
-            button.rect = pygame.Rect(left + number * (width + gap), top, width, height)
+        place_page_buttons(
+            layout,
+            rect,
+            self.step_buttons,
+            self.back_button,
+            self.next_button,
+            self.review_button,
+            260,
+            72,
+        )
+        for index, button in zip(own, self.step_buttons, strict=True):
             button.primary = index == self.index
-        nav_h = max(layout.px(40), round(layout.text(16) * 2.4))
-        nav_w = min(layout.px(180), rect.width // 3)
-        bottom = rect.bottom - layout.px(40)
-        self.back_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
-        self.back_button.rect.bottomleft = (rect.left + layout.px(24), bottom)
-        self.next_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
-        self.next_button.rect.bottomright = (rect.right - layout.px(24), bottom)
-        middle = self.next_button.rect.left - self.back_button.rect.right - 2 * layout.px(16)
-        self.review_button.rect = pygame.Rect(0, 0, min(layout.px(260), middle), nav_h)
-        self.review_button.rect.midbottom = (rect.centerx, bottom)
         self.back_button.enabled = self.index > 0
         self.next_button.enabled = self.index < len(self.steps) - 1
 
@@ -421,10 +415,7 @@ class ReplayPage(Scene):
         self.next_button.draw(surface)
         if self.replay.person is not None:
             self.review_button.draw(surface)
-        top = self.step_buttons[0].rect.bottom + layout.px(14)
-        bottom = self.back_button.rect.top - layout.px(10)
-        inner = rect.inflate(-2 * layout.px(24), 0)
-        area = pygame.Rect(inner.left, top, inner.width, max(1, bottom - top))
+        area = page_content_area(layout, rect, self.step_buttons, self.back_button)
         story = self.story(step.hand)
         if step.kind == "score":
             self._draw_score(surface, area, step.hand)

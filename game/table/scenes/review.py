@@ -30,6 +30,8 @@ from game.table.hand_drawing import (
     draw_trick_cards,
     fit_art,
     hand_page_panel,
+    page_content_area,
+    place_page_buttons,
 )
 from game.table.hand_story import HandStory, TrickStory, hand_story, trick_caption
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
@@ -265,36 +267,21 @@ class ReviewPage(Scene):
 
     def _place_buttons(self, rect: pygame.Rect) -> None:
         """Place the step strip under the title and the arrows near the bottom."""
-        layout = self.app.layout
-        count = len(self.step_buttons)
-        gap = layout.px(6)
-        room = rect.width - 2 * layout.px(24)
-        width = min(layout.px(64), (room - (count - 1) * gap) // count)
-        height = max(layout.px(30), round(layout.text(15) * 1.9))
-        left = rect.centerx - (count * width + (count - 1) * gap) // 2
-        top = rect.top + layout.px(64)
-        for index, button in enumerate(self.step_buttons):
-            button.rect = pygame.Rect(left + index * (width + gap), top, width, height)
-        nav_h = max(layout.px(40), round(layout.text(16) * 2.4))
-        nav_w = min(layout.px(180), rect.width // 3)
-        bottom = rect.bottom - layout.px(40)
-        self.back_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
-        self.back_button.rect.bottomleft = (rect.left + layout.px(24), bottom)
-        self.next_button.rect = pygame.Rect(0, 0, nav_w, nav_h)
-        self.next_button.rect.bottomright = (rect.right - layout.px(24), bottom)
-        middle = self.next_button.rect.left - self.back_button.rect.right - 2 * layout.px(16)
-        self.hindsight_button.rect = pygame.Rect(0, 0, min(layout.px(300), middle), nav_h)
-        self.hindsight_button.rect.midbottom = (rect.centerx, bottom)
+        place_page_buttons(
+            self.app.layout,
+            rect,
+            self.step_buttons,
+            self.back_button,
+            self.next_button,
+            self.hindsight_button,
+            300,
+        )
         self.back_button.enabled = self.index > 0
         self.next_button.enabled = self.index < len(self.steps) - 1
 
     def content_area(self, rect: pygame.Rect) -> pygame.Rect:
         """Return the room between the step strip and the arrows."""
-        layout = self.app.layout
-        top = self.step_buttons[0].rect.bottom + layout.px(14)
-        bottom = self.back_button.rect.top - layout.px(10)
-        inner = rect.inflate(-2 * layout.px(24), 0)
-        return pygame.Rect(inner.left, top, inner.width, max(1, bottom - top))
+        return page_content_area(self.app.layout, rect, self.step_buttons, self.back_button)
 
     # -- drawing --------------------------------------------------------------------------
 
