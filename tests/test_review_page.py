@@ -226,6 +226,10 @@ def cpu_seconds(pid: int) -> float:
 def test_closing_the_page_stops_the_review_in_the_worker(drivers: MakeDriver) -> None:
     driver = drivers(inline=False, environ={**os.environ, "MDH_THINK_LIMIT_MS": "50"})
     summary = play_hand_by_keys(driver)
+    # The coach's review of the hand comes first, so the worker has nothing of its own to go
+    # back to once the page's review is cancelled.
+    reviews = driver.table.session.reviews
+    driver.run_until(lambda: review_key(1) in reviews, max_frames=100_000)
     driver.app.push_scene("review", driver.table, 1, 0, samples=10_000)
     page = driver.top
     assert isinstance(page, ReviewPage)
