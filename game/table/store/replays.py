@@ -14,6 +14,7 @@ holds: an unreadable record is set aside, as a corrupt saved game is, with a mes
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from dataclasses import dataclass
@@ -26,10 +27,9 @@ from core.files import (
     FileContentError,
     StrictJsonError,
     decode_utf8,
-    parse_strict_json,
     read_regular_file,
 )
-from core.record import MAX_NESTING, MAX_RECORD_BYTES, RECORD_FORMAT, dumps_record, loads_record
+from core.record import MAX_RECORD_BYTES, RECORD_FORMAT, dumps_record, loads_record
 from core.seats import Seat, parse_seats
 from game.table.store.json_store import reason_of, report_unreadable
 
@@ -116,11 +116,10 @@ def read_entry(path: Path) -> ReplayEntry:
     if found is None:
         raise FileContentError("not an archived match's name")
     ended = datetime.strptime(found.group(1), _STAMP).replace(tzinfo=UTC)
+    # Only a summary is read here, with the fast parser; opening the replay checks it in full.
     try:
-        data = parse_strict_json(
-            decode_utf8(read_regular_file(path, MAX_RECORD_BYTES)), max_depth=MAX_NESTING
-        )
-    except StrictJsonError as error:
+        data = json.loads(decode_utf8(read_regular_file(path, MAX_RECORD_BYTES)))
+    except (StrictJsonError, ValueError, RecursionError) as error:
         raise FileContentError(f"not JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise FileContentError("not a game record")
