@@ -203,7 +203,7 @@ def test_the_saver_reports_failed_writes(tmp_path: Path, saver: BackgroundSaver)
     saver.submit(good, "fine")
     assert saver.flush()
     errors = saver.errors()
-    assert len(errors) == 1 and errors[0].startswith("could not save the game: ")
+    assert len(errors) == 1 and errors[0].startswith("could not save current-game.json: ")
     assert "Errno" in errors[0]
     assert saver.errors() == []
     assert good.read_text(encoding="utf-8") == "fine"
@@ -225,7 +225,9 @@ def test_a_failed_background_write_leaves_the_old_save(
     saver.submit(path, "new")
     assert saver.flush()
     monkeypatch.undo()
-    assert saver.errors() == ["could not save the game: [Errno 28] No space left on device"]
+    assert saver.errors() == [
+        "could not save current-game.json: [Errno 28] No space left on device"
+    ]
     assert path.read_text(encoding="utf-8") == "old"
     assert os.listdir(tmp_path) == ["current-game.json"]
 

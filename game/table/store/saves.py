@@ -179,6 +179,8 @@ class BackgroundSaver:
             else:
                 write_atomically(path, text, make_folders=True, durable=False)
         except Exception as error:
-            action = "remove the saved game" if text is None else "save the game"
-            return f"could not {action}: {error}"
+            # The file's name says which of the person's files it was (the game, the settings,
+            # the statistics, a replay), not only the game in progress.
+            action = "remove" if text is None else "save"
+            return f"could not {action} {path.name}: {error}"
         return None
