@@ -96,6 +96,9 @@ class TableScene(Scene):
         self.rushing = False
         self.counted_hands: set[int] = set()
         self.gains: list[Gain] = []
+        #: Moments over the table not ended yet, and what waits for them to end.
+        self.moments_showing = 0
+        self.after_moments: list[Callable[[], None]] = []
         self.clock = 0.0
         #: Whose turn the header says; it follows the match when the table has caught up.
         self.turn = ""
@@ -367,7 +370,7 @@ class TableScene(Scene):
             self.app.push_scene("hand_summary", self, event)
 
         if event.moon_shooter is None:
-            summary()
+            self.when_moments_end(summary)
             return
         shooter = self.seat_name(event.moon_shooter)
         title = (
@@ -375,7 +378,8 @@ class TableScene(Scene):
             if event.moon_shooter == HUMAN_SEAT
             else f"{shooter} shot the moon!"
         )
-        self.moment("moon", title, moon_outcome(event), then=summary)
+        outcome = moon_outcome(event)
+        self.when_moments_end(lambda: self.moment("moon", title, outcome, then=summary))
 
     def _count_match(self, event: ev.MatchOver) -> None:
         """Keep the finished match to replay; count it in the person's statistics."""
@@ -396,7 +400,26 @@ class TableScene(Scene):
                 then()
             return
         seed = self.view.shown.hand_number
-        self.app.push_scene("moment", kind, title, subtitle, then, seed)
+        self.moments_showing += 1
+
+        def ended() -> None:
+            self.moments_showing -= 1
+            if then is not None:
+                then()
+            if not self.moments_showing:
+                waiting, self.after_moments = self.after_moments, []
+                for later in waiting:
+                    later()
+
+        self.app.push_scene("moment", kind, title, subtitle, ended, seed)
+
+    def when_moments_end(self, action: Callable[[], None]) -> None:
+        """Run ``action`` now, or once the moments showing have ended (so a hand's summary never
+        covers the moment of its last trick, to show it afterwards)."""
+        if self.moments_showing:
+            self.after_moments.append(action)
+        else:
+            action()
 
     def _match_result(self) -> None:
         """Show the match result, after a celebration when the person won."""
