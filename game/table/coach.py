@@ -15,7 +15,7 @@ from ai.review import finished_hands
 from core.controller import Controller
 from core.record import dumps_record
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED, AsyncReviews
-from game.table.session import HUMAN_SEAT, TableSession
+from game.table.session import HUMAN_SEAT, ReviewKey, TableSession
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,7 @@ class MatchReview:
     loss: float
 
 
-def review_key(hand: int) -> tuple[int, int, int, int]:
+def review_key(hand: int) -> ReviewKey:
     """Return the key of the table's review of the person's decisions in ``hand``."""
     return (hand, HUMAN_SEAT, TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED)
 
@@ -94,7 +94,7 @@ class Coach:
 
     def match_review(self, session: TableSession) -> MatchReview | None:
         """Return the review of the whole match once it is over and every hand is reviewed."""
-        if session.phase != "match_over" or not session.person_plays or self.pending(session):
+        if session.phase != "match_over" or not session.person_plays:
             return None
         found = [
             session.reviews.get(review_key(hand)) for hand in finished_hands(session.controller)

@@ -97,8 +97,8 @@ class TableSession:
         self._ready: dict[int, Decision] = {}
         self.hint: Hint | None = None
         self.events: list[ev.Event] = []
-        #: The finished reviews of this match's hands, by hand, seat, samples and seed: kept
-        #: for the session (in memory, not in the save), so a review reopens at once.
+        #: The finished reviews of this match's hands, by hand, seat, samples and seed, so a
+        #: review reopens at once (the app also keeps them beside the saved game).
         self.reviews: dict[ReviewKey, Review] = {}
         #: Whether the finished match was counted in the person's statistics, and whether
         #: the coach's review of it was.

@@ -29,9 +29,10 @@ from core.files import (
     decode_utf8,
     read_regular_file,
 )
-from core.record import MAX_RECORD_BYTES, RECORD_FORMAT, dumps_record, loads_record
+from core.record import MAX_RECORD_BYTES, RECORD_FORMAT, dumps_record
 from core.seats import Seat, parse_seats
 from game.table.store.json_store import reason_of, report_unreadable
+from game.table.store.saves import load_game
 
 #: An archived match's file name: when it ended (UTC) and its seed's low 32 bits in hex.
 REPLAY_NAME = re.compile(r"^match-(\d{8}-\d{6})-([0-9a-f]{8})\.json$")
@@ -161,18 +162,9 @@ def load_replay(path: str | os.PathLike[str]) -> tuple[Controller | None, str | 
     """Load an archived match, checked in full; return ``(controller, None)`` or
     ``(None, message)``. A file that is not a valid record is set aside."""
     target = Path(path)
-    try:
-        raw = read_regular_file(target, MAX_RECORD_BYTES)
-    except FileNotFoundError:
-        return None, f"{target.name} is gone; {NOT_SHOWN}"
-    except FileContentError as error:
-        return None, report_unreadable(target, str(error), NOT_SHOWN)
-    except OSError as error:
-        return None, f"{target.name} could not be read ({reason_of(error)}); {NOT_SHOWN}"
-    try:
-        controller = loads_record(raw)
-    except (ValueError, RecursionError) as error:
-        return None, report_unreadable(target, str(error), NOT_SHOWN)
+    controller, message = load_game(target, NOT_SHOWN)
+    if controller is None:
+        return None, message or f"{target.name} is gone; {NOT_SHOWN}"
     if controller.phase != "match_over":
         return None, f"{target.name} holds a match that is not over; {NOT_SHOWN}"
     return controller, None

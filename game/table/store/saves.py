@@ -32,8 +32,11 @@ class _Sync:
 SYNC = _Sync()
 
 
-def load_game(path: str | os.PathLike[str]) -> tuple[Controller | None, str | None]:
-    """Load the game in progress; return ``(controller, None)`` or ``(None, message)``.
+def load_game(
+    path: str | os.PathLike[str], fallback: str = NOT_RESUMED
+) -> tuple[Controller | None, str | None]:
+    """Load the game in progress (or another game record, such as a kept replay); return
+    ``(controller, None)`` or ``(None, message)``, the message ending with ``fallback``.
 
     No file gives ``(None, None)``. A file that is not a valid record (bad JSON, foreign,
     tampered, unknown version, too large) is set aside; one that cannot be read is left.
@@ -44,13 +47,13 @@ def load_game(path: str | os.PathLike[str]) -> tuple[Controller | None, str | No
     except FileNotFoundError:
         return None, None
     except FileContentError as error:
-        return None, report_unreadable(target, str(error), NOT_RESUMED)
+        return None, report_unreadable(target, str(error), fallback)
     except OSError as error:
-        return None, f"{target.name} could not be read ({reason_of(error)}); {NOT_RESUMED}"
+        return None, f"{target.name} could not be read ({reason_of(error)}); {fallback}"
     try:
         return loads_record(raw), None
     except (ValueError, RecursionError) as error:
-        return None, report_unreadable(target, str(error), NOT_RESUMED)
+        return None, report_unreadable(target, str(error), fallback)
 
 
 def discard_game(path: str | os.PathLike[str]) -> None:
