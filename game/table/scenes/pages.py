@@ -177,7 +177,7 @@ def draw_loss_trend(
     area = pygame.Rect(rect.left, rect.top + round(px * 3), rect.width, 0)
     area.height = max(1, rect.bottom - area.top - round(px * 0.5))
     values = [result.loss_per_decision for result in results]
-    highest = max(0.5, *(value for value in values if value is not None))
+    highest = max([0.5, *(value for value in values if value is not None)])
     slot = area.width / RECENT_MATCHES
     pygame.draw.line(surface, theme.TEXT_DIM, area.bottomleft, area.bottomright)
     points: list[tuple[int, int]] = []

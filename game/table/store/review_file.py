@@ -155,9 +155,10 @@ def load_reviews(
     ):
         return {}, None
     reviews: dict[ReviewKey, Review] = {}
+    hands = set(finished)
     for item in data["reviews"]:
         try:
-            key, review = _entry(item, set(finished))
+            key, review = _entry(item, hands)
         except (ReviewFileError, HeartsError, ValueError, TypeError):
             continue
         reviews[key] = review
