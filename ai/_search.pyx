@@ -36,9 +36,11 @@ ctypedef long long i64
 EPSILON = 6554
 HIGH_LEAD_RANK = 8
 RUN_HEARTS = 4
+RUN_LOSERS = 2
 cdef int C_EPSILON = EPSILON
 cdef int C_HIGH_LEAD_RANK = HIGH_LEAD_RANK
 cdef int C_RUN_HEARTS = RUN_HEARTS
+cdef int C_RUN_LOSERS = RUN_LOSERS
 
 
 cdef struct Pos:
@@ -167,17 +169,38 @@ cdef int c_lead(u64 hand, u64 legal) noexcept nogil:
     return best_card
 
 
-cdef inline int c_runner(const u64* taken) noexcept nogil:
-    cdef int seat
+cdef inline int c_sure_winners(const Pos* pos, int seat) noexcept nogil:
+    cdef u64 hand = pos.hands[seat]
+    cdef u64 others = 0
+    cdef u64 mine, theirs
+    cdef int other, suit
+    cdef int winners = 0
+    for other in range(4):
+        if other != seat:
+            others |= pos.hands[other]
+    for suit in range(4):
+        mine = hand & suit_mask(suit)
+        theirs = others & suit_mask(suit)
+        if theirs:
+            mine &= ~(((<u64>2) << mdh_highest(theirs)) - 1)
+        winners += mdh_popcount(mine)
+    return winners
+
+
+cdef inline int c_runner(const Pos* pos) noexcept nogil:
+    cdef int seat, held
     cdef int runner = -1
     for seat in range(4):
-        if taken[seat] & MDH_POINT_CARDS:
+        if pos.taken[seat] & MDH_POINT_CARDS:
             if runner >= 0:
                 return -1
             runner = seat
-    if runner >= 0 and mdh_popcount(taken[runner] & MDH_HEARTS) < C_RUN_HEARTS:
-        return -1
-    return runner
+    if runner < 0 or mdh_popcount(pos.taken[runner] & MDH_HEARTS) >= C_RUN_HEARTS:
+        return runner
+    held = mdh_popcount(pos.hands[runner])
+    if held and held - c_sure_winners(pos, runner) <= C_RUN_LOSERS:
+        return runner
+    return -1
 
 
 cdef inline int c_winning(const Pos* pos, int* best) noexcept nogil:
@@ -257,7 +280,7 @@ cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept n
         if <int>(value & 0xFFFF) < epsilon:
             return c_nth_card(legal, <int>(((value >> 32) * <u64>n) >> 32))
     seat = (pos.leader + pos.count) & 3
-    runner = c_runner(pos.taken)
+    runner = c_runner(pos)
     following = pos.count > 0 and (legal & suit_mask(pos.trick[0] // 13)) != 0
     if runner == seat:
         if pos.count == 0 or following:
@@ -274,8 +297,7 @@ cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept n
         return c_follow(best, pos.count == 3, legal)
     if defending:
         plain = legal & ~MDH_POINT_CARDS
-        if plain:
-            return c_discard(plain)
+        return c_discard(plain) if plain else c_bottom(legal)
     return c_discard(legal)
 
 
@@ -442,13 +464,12 @@ def exact(hands, table, int card):
     return (points[0], points[1], points[2], points[3]), shooter
 
 
-def policy_card(u64 hand, table):
-    """Return the rollout policy's card (no randomness) for the seat to move holding ``hand``."""
+def policy_card(hands, table):
+    """Return the rollout policy's card (no randomness) for the seat to move (see the twin)."""
     cdef Pos pos
     cdef int flags
     cdef u64 state = 0
-    read_table((0, 0, 0, 0), table, &pos, &flags)
-    pos.hands[(pos.leader + pos.count) & 3] = hand
+    read_table(hands, table, &pos, &flags)
     return c_policy(&pos, flags, &state, 0)
 
 

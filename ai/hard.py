@@ -240,7 +240,9 @@ class HardBot:
             return legal[0]
         values = self._play_values(observation, legal, budget, 0)
         if values.samples == 0:
-            card = policy_card(observation.hand, table_of(observation, read_knowledge(observation)))
+            hands = [0, 0, 0, 0]
+            hands[observation.seat] = observation.hand
+            card = policy_card(hands, table_of(observation, read_knowledge(observation)))
             self.last_decision = _decision(0, 0, {}, card_text(card), exact)
             return card
         best = values.best()

@@ -16,11 +16,13 @@ the trick so far, whose lead, which trick, hearts broken, rule flags).
   (last to play) or the lowest (others still to play), keeping the Q♠ whenever possible;
 - void: the Q♠, else the highest heart, else the highest-ranked card (spades first on ties).
 
-Moon in rollouts: a seat that holds every point taken so far, and at least ``RUN_HEARTS`` hearts,
-runs:
-it plays its highest-ranked card when it leads or follows, and its lowest plain card when void.
-While the runner is winning the trick, the others defend: the highest card of the suit led if it
-beats the runner's (else the lowest, to keep stoppers), and no point card when void.
+Moon in rollouts: a seat that holds every point taken so far runs when it has taken at least
+``RUN_HEARTS`` hearts, or when at most ``RUN_LOSERS`` of its cards can be beaten by a card left in
+another hand (a strong hand runs early, as a player going for the moon does): it plays its
+highest-ranked card when it leads or follows, and its lowest plain card when void. While the
+runner is winning the trick, the others defend: the highest card of the suit led if it beats the
+runner's (else the lowest, to keep stoppers); when void, no point card, or if only point cards
+are left, the lowest-ranked one (a high heart kept can still stop the moon).
 
 **Exact search** is max-n on a determinised deal: every seat, the searching one included, picks
 the card that minimises its own points against the others' (``4·p[seat] − Σ p``, the hand's Diff
@@ -78,6 +80,9 @@ HIGH_LEAD_RANK = 8
 #: Hearts that make a seat holding every point taken so far run for the moon in rollouts (the
 #: Q♠ alone does not: rollouts would run with any hand that happened to take it).
 RUN_HEARTS = 4
+#: A seat holding every point taken so far also runs when at most this many of its cards can be
+#: beaten by a card left in another hand (its sure winners carry the rest).
+RUN_LOSERS = 2
 
 
 class Table(NamedTuple):
@@ -367,18 +372,39 @@ def _lead(hand: int, legal: int) -> int:
     return best_card
 
 
-def _runner(taken: list[int]) -> int:
-    """Return the seat running for the moon (it holds every point taken, and at least
-    ``RUN_HEARTS`` hearts), or -1."""
+def _sure_winners(pos: _Pos, seat: int) -> int:
+    """Return how many of the seat's cards no card left in another hand can beat."""
+    hand = pos.hands[seat]
+    others = 0
+    for other in range(4):
+        if other != seat:
+            others |= pos.hands[other]
+    winners = 0
+    for suit in range(4):
+        mine = hand & _SUIT[suit]
+        theirs = others & _SUIT[suit]
+        if theirs:
+            mine &= ~((2 << _highest(theirs)) - 1)
+        winners += mine.bit_count()
+    return winners
+
+
+def _runner(pos: _Pos) -> int:
+    """Return the seat running for the moon, or -1: it holds every point taken so far, and
+    either ``RUN_HEARTS`` hearts or a hand with at most ``RUN_LOSERS`` cards another can beat."""
+    taken = pos.taken
     runner = -1
     for seat in range(4):
         if taken[seat] & _POINT_CARDS:
             if runner >= 0:
                 return -1
             runner = seat
-    if runner >= 0 and (taken[runner] & _HEARTS).bit_count() < RUN_HEARTS:
-        return -1
-    return runner
+    if runner < 0 or (taken[runner] & _HEARTS).bit_count() >= RUN_HEARTS:
+        return runner
+    held = pos.hands[runner].bit_count()
+    if held and held - _sure_winners(pos, runner) <= RUN_LOSERS:
+        return runner
+    return -1
 
 
 def _winning(trick: list[int]) -> tuple[int, int]:
@@ -453,7 +479,7 @@ def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
             return _nth_card(legal, ((value >> 32) * n) >> 32), state
     trick = pos.trick
     seat = (pos.leader + len(trick)) & 3
-    runner = _runner(pos.taken)
+    runner = _runner(pos)
     following = bool(trick) and legal & _SUIT[trick[0] // 13] != 0
     if runner == seat:
         # Running: take every trick we can; when void, keep the points for ourselves.
@@ -471,9 +497,9 @@ def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
             return (_highest(legal) if legal >> best > 1 else _lowest(legal)), state
         return _follow(best, len(trick) == 3, legal), state
     if defending:
+        # Give the runner no points; if we must, the smallest, keeping the high ones to stop it.
         plain = legal & ~_POINT_CARDS
-        if plain:
-            return _discard(plain), state
+        return (_discard(plain) if plain else _bottom(legal)), state
     return _discard(legal), state
 
 
@@ -636,11 +662,10 @@ def play_evidence(
     return results
 
 
-def policy_card(hand: int, table: Table) -> int:
-    """Return the rollout policy's card (no randomness) for the seat to move holding ``hand``."""
-    hands = [0, 0, 0, 0]
+def policy_card(hands: Sequence[int], table: Table) -> int:
+    """Return the rollout policy's card (no randomness) for the seat to move, given every
+    seat's hand (0 for a hand not known: such a seat runs for the moon only on hearts taken)."""
     pos = _position(hands, table)
-    pos.hands[(pos.leader + len(pos.trick)) & 3] = hand
     return _policy(pos, table.flags, 0, 0)[0]
 
 

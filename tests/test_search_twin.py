@@ -136,10 +136,11 @@ def test_policy_card_is_legal_and_agrees() -> None:
         seat = hand.turn
         assert seat is not None
         table = table_of(hand)
-        card = search_py.policy_card(hand.hands[seat], table)
-        assert hand.can_play(seat, card)
-        if compiled is not None:
-            assert compiled.policy_card(hand.hands[seat], table) == card
+        for hands in (hand.hands, [hand.hands[s] if s == seat else 0 for s in range(4)]):
+            card = search_py.policy_card(hands, table)
+            assert hand.can_play(seat, card)
+            if compiled is not None:
+                assert compiled.policy_card(hands, table) == card
 
 
 def endgames(rng: random.Random, number: int, cards_left: tuple[int, ...]) -> list[HandState]:
@@ -375,7 +376,7 @@ def test_play_evidence_weighs_each_other_play_by_kind_agreement_and_choices(
             assert seat is not None
             legal = hand.legal_mask(seat)
             observation = hand.observation(seat, (0, 0, 0, 0))
-            policy = search_py.policy_card(hand.hands[seat], table_of(hand))
+            policy = search_py.policy_card(hand.hands, table_of(hand))
             card = policy
             if number == stray and legal.bit_count() > 1:
                 card = rng.choice([c for c in cards_of(legal) if c != policy])
