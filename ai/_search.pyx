@@ -169,15 +169,10 @@ cdef int c_lead(u64 hand, u64 legal) noexcept nogil:
     return best_card
 
 
-cdef inline int c_sure_winners(const Pos* pos, int seat) noexcept nogil:
-    cdef u64 hand = pos.hands[seat]
-    cdef u64 others = 0
+cdef inline int c_sure_winners(u64 hand, u64 others) noexcept nogil:
     cdef u64 mine, theirs
-    cdef int other, suit
+    cdef int suit
     cdef int winners = 0
-    for other in range(4):
-        if other != seat:
-            others |= pos.hands[other]
     for suit in range(4):
         mine = hand & suit_mask(suit)
         theirs = others & suit_mask(suit)
@@ -188,8 +183,9 @@ cdef inline int c_sure_winners(const Pos* pos, int seat) noexcept nogil:
 
 
 cdef inline int c_runner(const Pos* pos) noexcept nogil:
-    cdef int seat, held
+    cdef int seat
     cdef int runner = -1
+    cdef u64 hand, others
     for seat in range(4):
         if pos.taken[seat] & MDH_POINT_CARDS:
             if runner >= 0:
@@ -197,8 +193,12 @@ cdef inline int c_runner(const Pos* pos) noexcept nogil:
             runner = seat
     if runner < 0 or mdh_popcount(pos.taken[runner] & MDH_HEARTS) >= C_RUN_HEARTS:
         return runner
-    held = mdh_popcount(pos.hands[runner])
-    if held and held - c_sure_winners(pos, runner) <= C_RUN_LOSERS:
+    hand = pos.hands[runner]
+    others = 0
+    for seat in range(4):
+        if seat != runner:
+            others |= pos.hands[seat]
+    if hand and others and mdh_popcount(hand) - c_sure_winners(hand, others) <= C_RUN_LOSERS:
         return runner
     return -1
 

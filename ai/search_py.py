@@ -372,13 +372,8 @@ def _lead(hand: int, legal: int) -> int:
     return best_card
 
 
-def _sure_winners(pos: _Pos, seat: int) -> int:
-    """Return how many of the seat's cards no card left in another hand can beat."""
-    hand = pos.hands[seat]
-    others = 0
-    for other in range(4):
-        if other != seat:
-            others |= pos.hands[other]
+def _sure_winners(hand: int, others: int) -> int:
+    """Return how many cards of ``hand`` no card of ``others`` can beat."""
     winners = 0
     for suit in range(4):
         mine = hand & _SUIT[suit]
@@ -391,7 +386,8 @@ def _sure_winners(pos: _Pos, seat: int) -> int:
 
 def _runner(pos: _Pos) -> int:
     """Return the seat running for the moon, or -1: it holds every point taken so far, and
-    either ``RUN_HEARTS`` hearts or a hand with at most ``RUN_LOSERS`` cards another can beat."""
+    either ``RUN_HEARTS`` hearts or a hand with at most ``RUN_LOSERS`` cards another can beat
+    (judged only when the other hands are known)."""
     taken = pos.taken
     runner = -1
     for seat in range(4):
@@ -401,8 +397,12 @@ def _runner(pos: _Pos) -> int:
             runner = seat
     if runner < 0 or (taken[runner] & _HEARTS).bit_count() >= RUN_HEARTS:
         return runner
-    held = pos.hands[runner].bit_count()
-    if held and held - _sure_winners(pos, runner) <= RUN_LOSERS:
+    hand = pos.hands[runner]
+    others = 0
+    for seat in range(4):
+        if seat != runner:
+            others |= pos.hands[seat]
+    if hand and others and hand.bit_count() - _sure_winners(hand, others) <= RUN_LOSERS:
         return runner
     return -1
 
@@ -664,7 +664,7 @@ def play_evidence(
 
 def policy_card(hands: Sequence[int], table: Table) -> int:
     """Return the rollout policy's card (no randomness) for the seat to move, given every
-    seat's hand (0 for a hand not known: such a seat runs for the moon only on hearts taken)."""
+    seat's hand (0 for hands not known: then a seat runs for the moon only on hearts taken)."""
     pos = _position(hands, table)
     return _policy(pos, table.flags, 0, 0)[0]
 

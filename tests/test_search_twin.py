@@ -143,6 +143,65 @@ def test_policy_card_is_legal_and_agrees() -> None:
                 assert compiled.policy_card(hands, table) == card
 
 
+def moon_position(
+    hands: tuple[str, str, str, str], trick: str = "", queen_taken_by: int = 0
+) -> tuple[list[int], Table]:
+    """Return hands and table five tricks into a hand, no heart taken yet: seat 0 leads the
+    open ``trick`` (its cards are still in ``hands``), and ``queen_taken_by`` took the Q♠."""
+    taken_text = ["AC KC QD JD 2S 3S 4S", "5S 6S 7S 8S", "9S TS JS KS", "AS 2D 3D 4D"]
+    taken_text[queen_taken_by] += " QS"
+    masks = [mask_of(parse_cards(text)) for text in (*hands, *taken_text)]
+    assert sum(count(mask) for mask in masks) == 52 and mask_of(range(52)) == sum(masks)
+    played = parse_cards(trick)
+    held = [masks[seat] & ~mask_of(played) for seat in range(4)]
+    taken = (masks[4], masks[5], masks[6], masks[7])
+    return held, Table(taken, tuple(played), 0, 5, True, RuleSet().flags)
+
+
+STRONG = (
+    "AH KH QH JH AD KD 2C 3C",
+    "2H 3H 4H 4C 5C 6C 7C 8C",
+    "5H 6H 7H 5D 6D 7D 8D 9C",
+    "8H 9H TH 9D TD TC JC QC",
+)
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_a_strong_hand_holding_every_point_runs_for_the_moon(kernel: ModuleType) -> None:
+    # Seat 0 took the Q♠ and only 2C and 3C can be beaten: it runs, leading its highest card.
+    hands, table = moon_position(STRONG)
+    assert kernel.policy_card(hands, table) == parse_cards("AH")[0]
+    # With the A♦ elsewhere the K♦ and 5♦ can be beaten too: it leads low as usual.
+    weaker = ("AH KH QH JH 5D KD 2C 3C", STRONG[1], "5H 6H 7H AD 6D 7D 8D 9C", STRONG[3])
+    hands, table = moon_position(weaker)
+    assert kernel.policy_card(hands, table) == parse_cards("2C")[0]
+    # Another seat took the Q♠: no moon is on.
+    hands, table = moon_position(STRONG, queen_taken_by=1)
+    assert kernel.policy_card(hands, table) == parse_cards("2C")[0]
+    # The other hands unknown: the hand's strength cannot be judged.
+    hands, table = moon_position(STRONG)
+    assert kernel.policy_card([hands[0], 0, 0, 0], table) == parse_cards("2C")[0]
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_a_defender_void_gives_the_runner_no_points_or_its_smallest(kernel: ModuleType) -> None:
+    # Seat 0 runs and leads the A♦; seat 1 has no diamond: it throws a plain card.
+    hands, table = moon_position(STRONG, trick="AD")
+    assert kernel.policy_card(hands, table) == parse_cards("8C")[0]
+    # Holding only hearts, it gives the lowest and keeps the high ones that may stop the moon.
+    only_hearts = (
+        STRONG[0],
+        "2H 3H 4H 5H 6H 7H 8H 9H",
+        "TH 4C 5C 6C 7C 8C 5D 6D",
+        "9C TC JC QC 7D 8D 9D TD",
+    )
+    hands, table = moon_position(only_hearts, trick="AD")
+    assert kernel.policy_card(hands, table) == parse_cards("2H")[0]
+    # Nobody running (seat 2 took the Q♠ with a weak hand): the highest heart goes.
+    hands, table = moon_position(only_hearts, trick="AD", queen_taken_by=2)
+    assert kernel.policy_card(hands, table) == parse_cards("9H")[0]
+
+
 def endgames(rng: random.Random, number: int, cards_left: tuple[int, ...]) -> list[HandState]:
     """Return random positions where each seat holds about ``cards_left`` cards."""
     return [
