@@ -15,11 +15,12 @@ the hand ends the match with another seat the winner (minus it when the bot wins
 follows the rules: ``subtract`` and ``auto`` (with the match totals) move the moon's points.
 
 **Passing.** Every 3-card set of the hand is ranked by a danger heuristic (the Q♠ and the A♠ /
-K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets
-are then played out. Each simulation deals the 39 unseen cards at random, 13 to each other seat,
-and every other seat passes as a player would (``expected_pass``: its three most dangerous
-cards), so the cards we receive are the ones a passer gets rid of, not random ones. All sets
-share the same simulated deals and passes.
+K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets,
+the best one that keeps a high heart to stop a moon, and for a hand strong enough to shoot the
+moon its lowest cards, are then played out. Each simulation deals the 39 unseen cards at
+random, 13 to each other seat, and every other seat passes as a player would (``expected_pass``:
+its three most dangerous cards), so the cards we receive are the ones a passer gets rid of, not
+random ones. All sets share the same simulated deals and passes.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken.
@@ -37,6 +38,7 @@ from typing import Any
 from ai.bot import Budget
 from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, play_history
 from ai.knowledge import Knowledge, read_knowledge
+from ai.moon import moon_strength
 from ai.sampler import DealSampler
 from ai.search import Goal, Table, deal_plan, evaluate, policy_card
 from core.cards import (
@@ -68,8 +70,13 @@ EXACT_CARDS = 4
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
 MATCH_WEIGHT = 150
-#: Pass sets played out, chosen by the danger heuristic.
+#: Pass sets played out, chosen by the danger heuristic (a few more join them: see
+#: ``pass_candidates``).
 PASS_CANDIDATES = 10
+#: The lowest heart that counts as a stopper worth keeping (the jack).
+STOPPER_RANK = 9
+#: How strong for the moon (``ai.moon.moon_strength``) a hand must be to try passing low cards.
+MOON_PASS_STRENGTH = 0.4
 #: Deals per batch aim at this many seconds, so the budget is checked often.
 BATCH_SECONDS = 0.01
 #: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.
@@ -139,7 +146,10 @@ def pass_danger(card: int, hand: int) -> float:
 
 
 def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, int, int]]:
-    """Return the ``limit`` most promising 3-card passes, best first by the danger heuristic.
+    """Return the promising 3-card passes, best first: the ``limit`` best by the danger
+    heuristic, then the best that keeps our highest heart when it is a stopper (the jack or
+    higher: it can take a trick back from a player going for the moon), and, for a hand strong
+    enough to shoot the moon, its three lowest cards and its three lowest outside hearts.
 
     A set scores the danger of its cards, plus a bonus for emptying a club or diamond suit of
     at most three cards (a void lets us discard points early).
@@ -155,7 +165,22 @@ def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, 
         return value
 
     ranked = sorted(itertools.combinations(cards_of(hand), 3), key=lambda s: (-score(s), s))
-    return [(a, b, c) for a, b, c in ranked[:limit]]
+    chosen = [(a, b, c) for a, b, c in ranked[:limit]]
+
+    def add(cards: Sequence[int]) -> None:
+        ordered = tuple(sorted(cards))
+        if len(ordered) == 3 and ordered not in chosen:
+            chosen.append((ordered[0], ordered[1], ordered[2]))
+
+    hearts = hand & SUIT_MASKS[HEARTS]
+    if hearts and rank_of(hearts.bit_length() - 1) >= STOPPER_RANK:
+        stopper = hearts.bit_length() - 1
+        add(next(cards for cards in ranked if stopper not in cards))
+    if moon_strength(hand, FULL_DECK & ~hand) >= MOON_PASS_STRENGTH:
+        by_rank = sorted(cards_of(hand), key=lambda card: (rank_of(card), card))
+        add(by_rank[:3])
+        add([card for card in by_rank if suit_of(card) != HEARTS][:3])
+    return chosen
 
 
 class HardBot:

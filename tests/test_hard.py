@@ -314,12 +314,27 @@ def test_naive_players_fall_short_of_the_strength_bar() -> None:
 def test_pass_candidates_are_distinct_sets_from_the_hand() -> None:
     hand = mask_of(parse_cards("QS 2S 3S AH KH 2H 4C 5C 7D 8D 9D TD JD"))
     candidates = pass_candidates(hand)
-    assert len(candidates) == hard.PASS_CANDIDATES
+    assert len(candidates) >= hard.PASS_CANDIDATES
     assert len({frozenset(cards) for cards in candidates}) == len(candidates)
     for cards in candidates:
         assert len(set(cards)) == 3 and mask_of(cards) & ~hand == 0
     # The unguarded Q♠ and the top hearts look most dangerous.
     assert set(candidates[0]) == {parse_card("QS"), parse_card("AH"), parse_card("KH")}
+
+
+def test_pass_candidates_include_keeping_a_stopper_and_passing_for_the_moon() -> None:
+    # Every one of the ten most dangerous sets gives away the A♥; one more keeps it.
+    hand = mask_of(parse_cards("AH 2H 3H 2S 3S 4S 5S 6S 7S 2C 3C 4C 9D"))
+    candidates = pass_candidates(hand)
+    ace = parse_card("AH")
+    assert all(ace in cards for cards in candidates[: hard.PASS_CANDIDATES])
+    assert [cards for cards in candidates if ace not in cards] == candidates[hard.PASS_CANDIDATES :]
+    assert len(candidates) == hard.PASS_CANDIDATES + 1
+    # A hand made to shoot the moon also tries passing its three lowest cards.
+    strong = mask_of(parse_cards("AS KS QS AH KH QH JH TH AD KD 2C 3C 4D"))
+    low = tuple(sorted(parse_cards("2C 3C 4D")))
+    assert low in pass_candidates(strong)
+    assert low not in pass_candidates(hand)
 
 
 def test_moon_shifts_follow_the_moon_rule() -> None:
