@@ -76,7 +76,7 @@ PASS_CANDIDATES = 10
 #: The lowest heart that counts as a stopper worth keeping (the jack).
 STOPPER_RANK = 9
 #: How strong for the moon (``ai.moon.moon_strength``) a hand must be to try passing low cards.
-MOON_PASS_STRENGTH = 0.4
+MOON_PASS_STRENGTH = 0.3
 #: Deals per batch aim at this many seconds, so the budget is checked often.
 BATCH_SECONDS = 0.01
 #: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.

@@ -334,7 +334,8 @@ def test_pass_candidates_include_keeping_a_stopper_and_passing_for_the_moon() ->
     strong = mask_of(parse_cards("AS KS QS AH KH QH JH TH AD KD 2C 3C 4D"))
     low = tuple(sorted(parse_cards("2C 3C 4D")))
     assert low in pass_candidates(strong)
-    assert low not in pass_candidates(hand)
+    # A weak hand does not: its three lowest cards are no candidate.
+    assert tuple(sorted(parse_cards("2C 2S 2H"))) not in pass_candidates(hand)
 
 
 def test_moon_shifts_follow_the_moon_rule() -> None:
