@@ -157,6 +157,8 @@ class BotSummary:
     extra: dict[str, Any] = field(default_factory=dict)
     #: For an engine seat: its fallback moves and misbehaviours; None for other bots.
     engine: EngineTally | None = None
+    #: The bot's Diff on each deal, in deal order (what two runs on the same deals pair up).
+    diff_per_deal: list[float] = field(default_factory=list)
 
     @property
     def match_win_rate(self) -> float | None:
@@ -216,6 +218,7 @@ def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSum
                 decision_p95_ms=percentile(times, 0.95),
                 decision_max_ms=max(times, default=0.0),
                 engine=pooled_engine_tally(slots, [deal.engines for deal in deals]),
+                diff_per_deal=diff_per_deal,
             )
         )
     return summaries

@@ -31,6 +31,11 @@ BENCHES = (
         "strength targets: named tournaments on duplicate deals, met or not met",
     ),
     Bench(
+        "paired",
+        "bench.paired",
+        "two strength runs on the same deals compared deal by deal: each bot's change in Diff",
+    ),
+    Bench(
         "search",
         "bench.search",
         "hard bot search: rollouts, sampled deals, exact endgames (Cython vs twin), decisions",

@@ -9,6 +9,7 @@ bot cannot be built, e.g. OpenSpiel is missing) is reported as not available.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -19,10 +20,13 @@ from ai.registry import make_bot
 from ai.tournament import BotSummary, markdown_table, run_tournament
 from bench import add_markdown_option, cpu_model, machine_info
 from bench.baseline import Baseline, BaselineError, prepare_baseline
+from core.files import write_atomically
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
 DEFAULT_SEED = 20261122
+#: The ``format`` of the file ``--deals-out`` writes.
+DEALS_FORMAT = "mdhearts-strength-deals"
 #: A lineup seat played by the baseline commit's hard bot (``--baseline REF``), as an engine.
 BASELINE_HARD = "baseline:hard"
 
@@ -220,6 +224,30 @@ def render_report(info: dict[str, str], outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def deals_json(info: dict[str, str], seed: int, outcomes: Sequence[Outcome]) -> str:
+    """Return the runs' Diffs per deal as JSON text (the format ``bench.paired`` reads)."""
+    tournaments = {
+        outcome.target.name: {
+            "lineup": list(outcome.target.lineup),
+            "diff_per_deal": {
+                summary.name: [round(diff, 6) for diff in summary.diff_per_deal]
+                for summary in outcome.summaries
+            },
+        }
+        for outcome in outcomes
+        if outcome.problem is None
+    }
+    data = {
+        "format": DEALS_FORMAT,
+        "version": 1,
+        "seed": seed,
+        "command": info.get("command", ""),
+        "date": info.get("date", ""),
+        "tournaments": tournaments,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
 def select_targets(only: str | None) -> list[Target]:
     """Return the targets named in a comma-separated list (all when None); raise ValueError."""
     if only is None:
@@ -271,6 +299,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="REF",
         help="the commit whose hard bot plays the baseline seats (built from a git worktree "
         "into build/baseline/, and played as an external engine)",
+    )
+    parser.add_argument(
+        "--deals-out",
+        metavar="FILE",
+        help="also write every bot's Diff per deal as JSON, for `python -m bench paired`",
     )
     add_markdown_option(parser, "the report")
 
@@ -333,6 +366,12 @@ def run(args: argparse.Namespace) -> int:
         outcomes.append(outcome)
         if args.markdown != "-":
             print(render_outcome(outcome) + "\n", flush=True)
+    if args.deals_out is not None:
+        try:
+            write_atomically(args.deals_out, deals_json(info, args.seed, outcomes))
+        except OSError as error:
+            print(f"could not write {args.deals_out}: {error}", file=sys.stderr)
+            return 1
     report = render_report(info, outcomes)
     if args.markdown == "-":
         print(report, end="")

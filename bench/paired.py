@@ -1,0 +1,169 @@
+"""Two strength runs compared deal by deal: ``python -m bench paired BEFORE AFTER``.
+
+Runs of ``python -m bench strength --deals-out FILE`` with the same seed play the same deals, so
+a bot's Diff on deal *d* after a change minus its Diff on deal *d* before it measures the change
+with the luck of the cards taken out: the interval of the mean difference is much narrower than
+the two runs' own intervals suggest. Every tournament in both files is compared, for each bot
+name in both, over the deals both runs played (deal *d* is the same deal in runs of one seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ai.tournament import mean_and_interval
+from bench import add_markdown_option, publish
+from bench.strength import DEALS_FORMAT
+from core.files import (
+    FileContentError,
+    StrictJsonError,
+    decode_utf8,
+    parse_strict_json,
+    read_regular_file,
+)
+
+#: The largest file read (a 100,000-deal run of every tournament fits easily).
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class RunFileError(ValueError):
+    """A deals file that cannot be compared; the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One strength run: its seed and, per tournament and bot, the Diff of every deal."""
+
+    path: str
+    seed: int
+    diffs: dict[str, dict[str, list[float]]]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One bot in one tournament of both runs: the deals compared and the mean difference."""
+
+    tournament: str
+    bot: str
+    deals: int
+    before: float
+    after: float
+    change: float
+    change_ci: float
+
+
+def _diffs(path: str, name: str, value: Any) -> dict[str, list[float]]:
+    """Return one tournament's Diffs per deal by bot, or raise RunFileError."""
+    per_bot = value.get("diff_per_deal") if isinstance(value, dict) else None
+    if not isinstance(per_bot, dict):
+        raise RunFileError(f"{path}: tournament {name!r} has no diff_per_deal object")
+    result = {}
+    for bot, diffs in per_bot.items():
+        if not isinstance(diffs, list) or not all(
+            isinstance(diff, int | float) and not isinstance(diff, bool) for diff in diffs
+        ):
+            raise RunFileError(f"{path}: {name} / {bot}: the Diffs are not a list of numbers")
+        result[bot] = [float(diff) for diff in diffs]
+    return result
+
+
+def read_run(path: str) -> Run:
+    """Read a file written by ``bench strength --deals-out``; raise RunFileError."""
+    try:
+        data = parse_strict_json(decode_utf8(read_regular_file(path, MAX_BYTES)), max_depth=6)
+    except FileNotFoundError:
+        raise RunFileError(f"{path}: no such file") from None
+    except (OSError, FileContentError, StrictJsonError) as error:
+        raise RunFileError(f"{path}: {error}") from None
+    if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
+        raise RunFileError(f"{path}: not a file of `bench strength --deals-out`")
+    if data.get("version") != 1:
+        raise RunFileError(f"{path}: version {data.get('version')!r} is not known (1 is)")
+    seed = data.get("seed")
+    tournaments = data.get("tournaments")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(tournaments, dict):
+        raise RunFileError(f"{path}: the seed or the tournaments are missing")
+    diffs = {name: _diffs(path, name, value) for name, value in tournaments.items()}
+    return Run(path, seed, diffs)
+
+
+def pair_runs(before: Run, after: Run) -> list[Pairing]:
+    """Return every bot of every tournament found in both runs, compared deal by deal.
+
+    Raise RunFileError when the runs played different deals (different seeds).
+    """
+    if before.seed != after.seed:
+        raise RunFileError(
+            f"the runs played different deals: seed {before.seed} in {before.path}, "
+            f"{after.seed} in {after.path}"
+        )
+    pairings = []
+    for tournament, bots in before.diffs.items():
+        for bot, old in bots.items():
+            new = after.diffs.get(tournament, {}).get(bot)
+            deals = min(len(old), len(new or []))
+            if new is None or deals == 0:
+                continue
+            change, change_ci = mean_and_interval([new[d] - old[d] for d in range(deals)])
+            pairings.append(
+                Pairing(
+                    tournament,
+                    bot,
+                    deals,
+                    math.fsum(old[:deals]) / deals,
+                    math.fsum(new[:deals]) / deals,
+                    change,
+                    change_ci,
+                )
+            )
+    return pairings
+
+
+def render(pairings: Sequence[Pairing], markdown: bool) -> str:
+    """Return the comparison as a table (Markdown or plain text)."""
+    header = ("tournament", "bot", "deals", "Diff before", "Diff after", "change (95% CI)")
+    rows = [
+        (
+            pairing.tournament,
+            pairing.bot,
+            f"{pairing.deals:,}",
+            f"{pairing.before:+.2f}",
+            f"{pairing.after:+.2f}",
+            f"{pairing.change:+.2f} ± {pairing.change_ci:.2f}",
+        )
+        for pairing in pairings
+    ]
+    if markdown:
+        lines = ["| " + " | ".join(header) + " |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+        return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(6)]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in [header, *rows]
+    )
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add this command's arguments."""
+    parser.add_argument("before", help="a file of `bench strength --deals-out` (the earlier run)")
+    parser.add_argument("after", help="a file of a later run with the same seed")
+    add_markdown_option(parser, "the comparison")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare the two runs and print the table; 2 when a file cannot be compared."""
+    try:
+        pairings = pair_runs(read_run(args.before), read_run(args.after))
+    except RunFileError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if not pairings:
+        print("the runs have no tournament and bot in common", file=sys.stderr)
+        return 2
+    publish(args.markdown, render(pairings, False), render(pairings, True))
+    return 0

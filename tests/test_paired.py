@@ -1,0 +1,117 @@
+"""Two strength runs compared deal by deal (``python -m bench paired``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from bench import paired, strength
+from bench.__main__ import main
+
+
+def strength_run(path: Path, *extra: str) -> None:
+    assert (
+        main(
+            [
+                "strength",
+                "--only",
+                "easy-vs-random",
+                "--deals",
+                "6",
+                "--matches",
+                "0",
+                "--workers",
+                "1",
+                "--deals-out",
+                str(path),
+                *extra,
+            ]
+        )
+        == 0
+    )
+
+
+def test_a_run_compared_with_itself_changes_nothing_and_a_shift_shows_exactly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    strength_run(first)
+    strength_run(second)
+    data = json.loads(first.read_text(encoding="utf-8"))
+    easy = data["tournaments"]["easy-vs-random"]["diff_per_deal"]["easy"]
+    assert len(easy) == 6 and data["seed"] == strength.DEFAULT_SEED
+    # The file holds the same deals' Diffs the report's mean is made of.
+    report = capsys.readouterr().out
+    assert f"| {sum(easy) / 6:+.2f} ± " in report
+    assert main(["paired", str(first), str(second)]) == 0
+    out = capsys.readouterr().out
+    assert "easy-vs-random  easy" in out and "+0.00 ± 0.00" in out
+    # One deal better by 3 and another worse by 1: the mean change is (3 - 1) / 6 on the
+    # paired deals.
+    easy[0] -= 3
+    easy[5] += 1
+    second.write_text(json.dumps(data), encoding="utf-8")
+    pairings = paired.pair_runs(paired.read_run(str(first)), paired.read_run(str(second)))
+    change = next(p for p in pairings if p.bot == "easy")
+    assert change.deals == 6
+    assert math.isclose(change.change, -2 / 6)
+    assert math.isclose(change.after - change.before, -2 / 6)
+    assert change.change_ci > 0
+
+
+def write_run(path: Path, seed: int, diffs: list[float]) -> Path:
+    tournaments = {"t": {"lineup": ["a", "b", "b", "b"], "diff_per_deal": {"a": diffs}}}
+    data = {"format": strength.DEALS_FORMAT, "version": 1, "seed": seed, "tournaments": tournaments}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def test_the_change_is_the_mean_of_the_paired_differences_with_its_interval(
+    tmp_path: Path,
+) -> None:
+    before = paired.read_run(str(write_run(tmp_path / "a.json", 1, [1.0, 2.0, 3.0, 9.0])))
+    after = paired.read_run(str(write_run(tmp_path / "b.json", 1, [2.0, 2.0, 5.0])))
+    (pairing,) = paired.pair_runs(before, after)
+    # Only the three deals both runs played are compared.
+    assert pairing.deals == 3
+    assert math.isclose(pairing.change, 1.0)
+    assert math.isclose(pairing.change_ci, 1.96 * 1.0 / math.sqrt(3))
+    assert math.isclose(pairing.before, 2.0) and math.isclose(pairing.after, 3.0)
+
+
+def test_runs_of_different_deals_and_bad_files_are_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write_run(tmp_path / "good.json", 1, [1.0])
+    other_seed = write_run(tmp_path / "seed.json", 2, [1.0])
+    assert main(["paired", str(good), str(other_seed)]) == 2
+    assert "different deals: seed 1" in capsys.readouterr().err
+
+    cut = tmp_path / "cut.json"
+    cut.write_text(good.read_text(encoding="utf-8")[:-5], encoding="utf-8")
+    foreign = tmp_path / "foreign.json"
+    foreign.write_text('{"format": "something else"}', encoding="utf-8")
+    newer = tmp_path / "newer.json"
+    newer.write_text(
+        good.read_text(encoding="utf-8").replace('"version": 1', '"version": 7'), encoding="utf-8"
+    )
+    words = tmp_path / "words.json"
+    words.write_text(good.read_text(encoding="utf-8").replace("[1.0]", '["x"]'), encoding="utf-8")
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    cases = {
+        cut: "line 1",
+        foreign: "not a file of `bench strength --deals-out`",
+        newer: "version 7 is not known",
+        words: "not a list of numbers",
+        fifo: "not a regular file",
+        tmp_path / "missing.json": "no such file",
+    }
+    for path, message in cases.items():
+        assert main(["paired", str(good), str(path)]) == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and message in err, err
