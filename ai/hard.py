@@ -15,15 +15,12 @@ the hand ends the match with another seat the winner (minus it when the bot wins
 follows the rules: ``subtract`` and ``auto`` (with the match totals) move the moon's points.
 
 **Passing.** Every 3-card set of the hand is ranked by a danger heuristic (the Q♠ and the A♠ /
-K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_POOL`` sets,
+K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets,
 the best one that keeps a high heart to stop a moon, and for a hand strong enough to shoot the
 moon its lowest cards, are then played out. Each simulation deals the 39 unseen cards at
 random, 13 to each other seat, and every other seat passes as a player would (``expected_pass``:
 its three most dangerous cards), so the cards we receive are the ones a passer gets rid of, not
-random ones. All sets share the same simulated deals and passes. The sets race: the worse half
-drops out after ``PASS_CUT`` deals, again after twice as many, and so on, until
-``PASS_FINALISTS`` share the rest of the time. (``pass_values``, for a coach, values the best
-``PASS_CANDIDATES`` and the others on every deal instead.)
+random ones. All sets share the same simulated deals and passes.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken.
@@ -76,11 +73,6 @@ MATCH_WEIGHT = 150
 #: Pass sets played out, chosen by the danger heuristic (a few more join them: see
 #: ``pass_candidates``).
 PASS_CANDIDATES = 10
-#: Pass sets that race when the bot passes, the deals after which the worse half first drops
-#: out (then after twice as many, and so on), and how many race to the end.
-PASS_POOL = 20
-PASS_CUT = 48
-PASS_FINALISTS = 3
 #: The lowest heart that counts as a stopper worth keeping (the jack).
 STOPPER_RANK = 9
 #: How strong for the moon (``ai.moon.moon_strength``) a hand must be to try passing low cards.
@@ -345,13 +337,10 @@ class HardBot:
     def choose_pass(
         self, observation: Observation, budget: Budget | None = None
     ) -> tuple[int, int, int]:
-        """Return the pass with the lowest mean cost over simulated hands: the ``PASS_POOL``
-        most promising sets race, and the worse half drops out at ``PASS_CUT`` deals, twice
-        that, and so on, until ``PASS_FINALISTS`` share the rest of the time."""
+        """Return the candidate pass with the lowest mean cost over simulated hands."""
         budget = self._budget(budget)
-        pool = pass_candidates(observation.hand, PASS_POOL)
-        values = self._pass_values(observation, pool, budget, 0, narrow=True)
-        candidates = [(c[0], c[1], c[2]) for c in values.candidates]
+        candidates = pass_candidates(observation.hand)
+        values = self._pass_values(observation, candidates, budget, 0)
         best = values.best() if values.samples else 0
         labels = [" ".join(card_text(card) for card in passed) for passed in candidates]
         self.last_decision = _decision(
@@ -373,12 +362,11 @@ class HardBot:
     ) -> SearchValues:
         """Return the cost of the candidate passes and of ``extra`` sets, on the same hands.
 
-        The candidates are ``pass_candidates`` (each three cards in card order), all valued on
-        every deal, where ``choose_pass`` races a larger pool; each extra set of three cards of
-        the hand (the pass a player chose, say) is added in card order unless it is one of
-        them. The budget (default: the bot's own) may stop the search, but not before
-        ``min_samples`` deals. Raises ValueError when the seat has no pass to choose or an extra
-        set is not three different cards of its hand.
+        The candidates are ``choose_pass``'s (``pass_candidates``, each three cards in card
+        order); each extra set of three cards of the hand (the pass a player chose, say) is
+        added in card order unless it is one of them. The budget (default: the bot's own) may
+        stop the search, but not before ``min_samples`` deals. Raises ValueError when the seat
+        has no pass to choose or an extra set is not three different cards of its hand.
         """
         if not observation.must_pass:
             raise ValueError("this seat has no pass to choose")
@@ -398,26 +386,18 @@ class HardBot:
         candidates: Sequence[tuple[int, int, int]],
         budget: Budget,
         least: int,
-        *,
-        narrow: bool = False,
     ) -> SearchValues:
-        """Value the candidates on the same simulated hands; with ``narrow``, drop the worse
-        half at each cut (see ``choose_pass``) and return the values of those left."""
         hand = observation.hand
         seat = observation.seat
         direction = observation.direction
         others = [other for other in range(4) if other != seat]
-        givers = [seat, *others]
         unseen = cards_of(FULL_DECK & ~hand)
         table = Table((0, 0, 0, 0), (), -1, 0, False, observation.rules.flags)
         goal = goal_of(observation)
         seed = self._rng.getrandbits(64)
         totals = [0] * len(candidates)
-        alive = list(range(len(candidates)))
-        cut = PASS_CUT if narrow else None
 
         def batch(first: int, size: int) -> None:
-            nonlocal alive, cut
             dealt = []
             for _ in range(size):
                 order = list(unseen)
@@ -427,35 +407,20 @@ class HardBot:
                 for number, other in enumerate(others):
                     hands[other] = mask_of(order[13 * number : 13 * number + 13])
                 dealt.append((hands, [expected_pass(hands[other]) for other in others]))
-            start = first
-            while start < first + size:
-                # Cuts fall on fixed deal numbers, whatever the batch sizes, so a seeded search
-                # repeats itself.
-                stop = first + size if cut is None else min(first + size, cut)
-                for slot in alive:
-                    deals = [
-                        exchange(
-                            hands,
-                            dict(zip(givers, [candidates[slot], *passes], strict=True)),
-                            direction,
-                        )
-                        for hands, passes in dealt[start - first : stop - first]
-                    ]
-                    costs = evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, start, 0, goal)
-                    totals[slot] += costs[0]
-                start = stop
-                if cut is not None and start == cut:
-                    ranked = sorted(alive, key=lambda slot: (totals[slot], slot))
-                    alive = sorted(ranked[: max(PASS_FINALISTS, len(alive) // 2)])
-                    cut = 2 * cut if len(alive) > PASS_FINALISTS else None
+            for slot, passed in enumerate(candidates):
+                deals = [
+                    exchange(
+                        hands, dict(zip([seat, *others], [passed, *passes], strict=True)), direction
+                    )
+                    for hands, passes in dealt
+                ]
+                totals[slot] += evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal)[
+                    0
+                ]
 
         samples = self._run(budget, batch, None, least)
         return SearchValues(
-            tuple(candidates[slot] for slot in alive),
-            tuple(totals[slot] for slot in alive),
-            samples,
-            samples * PASS_ROLLOUTS,
-            False,
+            tuple(candidates), tuple(totals), samples, samples * PASS_ROLLOUTS, False
         )
 
 

@@ -338,33 +338,6 @@ def test_pass_candidates_include_keeping_a_stopper_and_passing_for_the_moon() ->
     assert tuple(sorted(parse_cards("2C 2S 2H"))) not in pass_candidates(hand)
 
 
-def test_passing_races_the_pool_and_drops_the_worse_half_at_fixed_deal_counts() -> None:
-    hand = HandState.new(RuleSet(), "left", deal_for(3, 5))
-    observation = hand.observation(0, (0, 0, 0, 0))
-    pool = pass_candidates(observation.hand, hard.PASS_POOL)
-    untimed = Budget.for_ms(None)
-    # The same seed draws the same simulated hands, raced or not.
-    whole = HardBot(seed=8, max_samples=200)._pass_values(observation, pool, untimed, 0)
-    early = HardBot(seed=8, max_samples=hard.PASS_CUT)._pass_values(observation, pool, untimed, 0)
-    bot = HardBot(seed=8, max_samples=200)
-    chosen = bot.choose_pass(observation)
-    values = bot.last_decision["values"]
-    # 200 deals pass the cuts at 48, 96 and 192: twenty sets become ten, five, then three.
-    assert bot.last_decision["samples"] == 200 and len(values) == hard.PASS_FINALISTS
-    labels = [" ".join(card_text(card) for card in cards) for cards in pool]
-    leaders = sorted(range(len(pool)), key=lambda slot: (early.totals[slot], slot))[
-        : len(pool) // 2
-    ]
-    for label, value in values.items():
-        slot = labels.index(label)
-        # Each finalist led the first cut, and kept its value on the shared hands.
-        assert slot in leaders
-        assert value == round(whole.totals[slot] / whole.runs / 3, 3)
-    assert " ".join(card_text(card) for card in chosen) == min(values, key=values.__getitem__)
-    # Raced with the same seed and sample count, it repeats itself.
-    assert HardBot(seed=8, max_samples=200).choose_pass(observation) == chosen
-
-
 def test_moon_shifts_follow_the_moon_rule() -> None:
     def view(moon: str, scores: tuple[int, int, int, int]) -> Observation:
         return Observation(0, RuleSet(moon=moon), "hold", 0, None, None, (), scores)
