@@ -77,8 +77,9 @@ _JACK_OF_DIAMONDS_BIT = 1 << _JACK_OF_DIAMONDS
 EPSILON = 6554
 #: A lead whose lowest card has this rank (the ten) or higher is a last resort.
 HIGH_LEAD_RANK = 8
-#: Hearts that make a seat holding every point taken so far run for the moon in rollouts (the
-#: Q♠ alone does not: rollouts would run with any hand that happened to take it).
+#: Hearts that make a seat holding every point taken so far run for the moon in rollouts,
+#: whatever its hand (the Q♠ alone does not: with a weak hand, rollouts would run with any hand
+#: that happened to take it).
 RUN_HEARTS = 4
 #: A seat holding every point taken so far also runs when at most this many of its cards can be
 #: beaten by a card left in another hand (its sure winners carry the rest).

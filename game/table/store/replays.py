@@ -25,7 +25,6 @@ from core.controller import Controller
 from core.errors import HeartsError
 from core.files import (
     FileContentError,
-    StrictJsonError,
     decode_utf8,
     read_regular_file,
 )
@@ -120,7 +119,7 @@ def read_entry(path: Path) -> ReplayEntry:
     # Only a summary is read here, with the fast parser; opening the replay checks it in full.
     try:
         data = json.loads(decode_utf8(read_regular_file(path, MAX_RECORD_BYTES)))
-    except (StrictJsonError, ValueError, RecursionError) as error:
+    except (ValueError, RecursionError) as error:  # StrictJsonError is a ValueError
         raise FileContentError(f"not JSON: {error}") from None
     if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT:
         raise FileContentError("not a game record")
