@@ -2,7 +2,7 @@
 """Compiled search kernel (twin of ``ai.search_py``, whose notes describe the rollout policy,
 the exact search, the cost and the sampling): deals, rollouts, exact endgames in C."""
 
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
     ANY_CLUB_LEAD,
@@ -327,16 +327,71 @@ cdef inline int c_margin(const int* points, int seat) noexcept nogil:
     return 4 * points[seat] - (points[0] + points[1] + points[2] + points[3])
 
 
-cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
+cdef enum:
+    # Entries of the exact search's table of positions met at a trick's start (a power of 2).
+    KNOWN_SIZE = 1 << 15
+
+
+cdef struct Known:
+    u64 hands[4]
+    # ``summary`` + 1, so that 0 marks an empty entry.
+    u64 summary
+    signed char points[4]
+    signed char shooter
+
+
+cdef inline u64 c_summary(const Pos* pos) noexcept nogil:
+    """Pack what the rest of the score depends on besides the hands (see the twin's)."""
+    cdef u64 key = <u64>pos.leader
+    cdef u64 taken, packed
+    cdef int seat
+    for seat in range(4):
+        taken = pos.taken[seat]
+        packed = (
+            <u64>mdh_popcount(taken & MDH_HEARTS)
+            | ((taken >> QUEEN_OF_SPADES) & 1) << 4
+            | ((taken & MDH_JACK_OF_DIAMONDS_BIT) != 0) << 5
+            | (taken != 0) << 6
+        )
+        key |= packed << (2 + 7 * seat)
+    return key
+
+
+cdef inline Known* c_slot(Known* known, const Pos* pos, u64 summary) noexcept nogil:
+    cdef u64 h = summary
+    cdef int seat
+    for seat in range(4):
+        h = (h ^ pos.hands[seat]) * <u64>0x9E3779B97F4A7C15
+        h ^= h >> 29
+    return &known[h & (KNOWN_SIZE - 1)]
+
+
+cdef int c_exact(const Pos* pos, int flags, int* points, Known* known) noexcept nogil:
     cdef int seat, card, shooter, i
     cdef int previous = -1
     cdef int best_shooter = -1
     cdef bint found = False
     cdef int result[4]
     cdef u64 legal, in_play, special
+    cdef u64 summary = 0
+    cdef Known* entry = NULL
     cdef Pos child
     if c_settled(pos, flags):
         return c_score(pos, flags, points)
+    if known != NULL and pos.count == 0:
+        # The same position is met again through other orders of play: look it up.
+        summary = c_summary(pos) + 1
+        entry = c_slot(known, pos, summary)
+        if (
+            entry.summary == summary
+            and entry.hands[0] == pos.hands[0]
+            and entry.hands[1] == pos.hands[1]
+            and entry.hands[2] == pos.hands[2]
+            and entry.hands[3] == pos.hands[3]
+        ):
+            for i in range(4):
+                points[i] = entry.points[i]
+            return entry.shooter
     seat = (pos.leader + pos.count) & 3
     legal = c_legal(pos, flags)
     in_play = pos.hands[0] | pos.hands[1] | pos.hands[2] | pos.hands[3]
@@ -359,12 +414,18 @@ cdef int c_exact(const Pos* pos, int flags, int* points) noexcept nogil:
         previous = card
         child = pos[0]
         c_apply(&child, card, flags)
-        shooter = c_exact(&child, flags, result)
+        shooter = c_exact(&child, flags, result, known)
         if not found or c_margin(result, seat) < c_margin(points, seat):
             for i in range(4):
                 points[i] = result[i]
             best_shooter = shooter
             found = True
+    if entry != NULL:
+        entry.summary = summary
+        for i in range(4):
+            entry.hands[i] = pos.hands[i]
+            entry.points[i] = <signed char>points[i]
+        entry.shooter = <signed char>best_shooter
     return best_shooter
 
 
@@ -457,11 +518,18 @@ def exact(hands, table, int card):
     cdef Pos pos
     cdef int flags
     cdef int points[4]
-    read_table(hands, table, &pos, &flags)
-    if card >= 0:
-        c_apply(&pos, card, flags)
-    cdef int shooter = c_exact(&pos, flags, points)
-    return (points[0], points[1], points[2], points[3]), shooter
+    cdef Known* known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+    cdef int shooter
+    if known == NULL:
+        raise MemoryError()
+    try:
+        read_table(hands, table, &pos, &flags)
+        if card >= 0:
+            c_apply(&pos, card, flags)
+        shooter = c_exact(&pos, flags, points, known)
+        return (points[0], points[1], points[2], points[3]), shooter
+    finally:
+        free(known)
 
 
 def policy_card(hands, table):
@@ -483,6 +551,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
     cdef int n_deals = len(deals)
     cdef int n_candidates = len(candidates)
     cdef bint searched
+    cdef Known* known = NULL
     cdef Pos* bases = <Pos*>malloc(max(n_deals, 1) * sizeof(Pos))
     cdef int* cards = <int*>malloc(max(n_candidates, 1) * sizeof(int))
     cdef i64* costs = <i64*>malloc(max(n_candidates, 1) * sizeof(i64))
@@ -498,6 +567,12 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
         for slot in range(n_candidates):
             cards[slot] = candidates[slot]
             costs[slot] = 0
+        if exact_cards > 0 and n_deals > 0:
+            mover = (bases[0].leader + bases[0].count) & 3
+            if mdh_popcount(bases[0].hands[mover]) <= exact_cards:
+                known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+                if known == NULL:
+                    raise MemoryError()
         with nogil:
             for index in range(n_deals):
                 base = bases[index]
@@ -508,7 +583,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
                         pos = base
                         if cards[slot] >= 0:
                             c_apply(&pos, cards[slot], flags)
-                        shooter = c_exact(&pos, flags, points)
+                        shooter = c_exact(&pos, flags, points, known)
                         costs[slot] += c_cost(points, shooter, &c_goal)
                         continue
                     for number in range(rollouts):
@@ -528,6 +603,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
         free(bases)
         free(cards)
         free(costs)
+        free(known)
 
 
 cdef enum:

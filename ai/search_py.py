@@ -28,7 +28,11 @@ are left, the lowest-ranked one (a high heart kept can still stop the moon).
 the card that minimises its own points against the others' (``4·p[seat] − Σ p``, the hand's Diff
 times three, with the moon added as 26 to the others: a moon conceded and the Q♠ taken cost the
 same 8⅔), not its raw points; ties go to the lowest card. Paranoid search would be faster but
-makes every opponent a partner against us, which in Hearts plays far too defensively.
+makes every opponent a partner against us, which in Hearts plays far too defensively. Positions
+at a trick's start are remembered for the whole search (one ``evaluate`` call: every deal and
+candidate), by the hands and what the rest of the score depends on (``_summary``), since other
+orders of play often leave the same cards; the compiled kernel keeps the last position per slot
+of a fixed table, this twin every position.
 
 **Cost** of a final result, lower is better, for the searching seat ``s``: ``4·p[s] − Σ p`` (three
 times "own points minus the others' mean"), where ``p`` are the hand points moved by the moon
@@ -529,9 +533,35 @@ def _margin(points: list[int], seat: int) -> int:
     return 4 * points[seat] - (points[0] + points[1] + points[2] + points[3])
 
 
-def _exact(pos: _Pos, flags: int) -> tuple[list[int], int]:
+def _summary(pos: _Pos) -> int:
+    """Pack all that the rest of a hand's score depends on besides the hands, at a trick's start:
+    the leader, and per seat its hearts taken, whether it took the Q♠ and the J♦, and whether it
+    took any trick. (Within one search, hearts are broken or not by the cards left in hands.)"""
+    key = pos.leader
+    for seat in range(4):
+        taken = pos.taken[seat]
+        packed = (
+            (taken & _HEARTS).bit_count()
+            | (taken >> _QUEEN_OF_SPADES & 1) << 4
+            | (taken >> _JACK_OF_DIAMONDS & 1) << 5
+            | (taken != 0) << 6
+        )
+        key |= packed << (2 + 7 * seat)
+    return key
+
+
+def _exact(
+    pos: _Pos, flags: int, known: dict[tuple[int, ...], tuple[list[int], int]]
+) -> tuple[list[int], int]:
     if _settled(pos, flags):
         return _score(pos, flags)
+    key: tuple[int, ...] | None = None
+    if not pos.trick:
+        # The same position is met again through other orders of play: look it up.
+        key = (*pos.hands, _summary(pos))
+        found = known.get(key)
+        if found is not None:
+            return found
     seat = (pos.leader + len(pos.trick)) & 3
     legal = _legal(pos, flags)
     hands = pos.hands
@@ -557,10 +587,12 @@ def _exact(pos: _Pos, flags: int) -> tuple[list[int], int]:
         previous = card
         child = pos.copy()
         _apply(child, card, flags)
-        result = _exact(child, flags)
+        result = _exact(child, flags, known)
         if best is None or _margin(result[0], seat) < _margin(best[0], seat):
             best = result
     assert best is not None
+    if key is not None:
+        known[key] = best
     return best
 
 
@@ -607,7 +639,7 @@ def exact(hands: Sequence[int], table: Table, card: int) -> tuple[tuple[int, int
     pos = _position(hands, table)
     if card >= 0:
         _apply(pos, card, table.flags)
-    points, shooter = _exact(pos, table.flags)
+    points, shooter = _exact(pos, table.flags, {})
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -689,6 +721,7 @@ def evaluate(
     """
     flags = table.flags
     costs = [0] * len(candidates)
+    known: dict[tuple[int, ...], tuple[list[int], int]] = {}
     for index, deal in enumerate(deals):
         base = _position(deal, table)
         mover = (base.leader + len(base.trick)) & 3
@@ -698,7 +731,7 @@ def evaluate(
                 pos = base.copy()
                 if card >= 0:
                     _apply(pos, card, flags)
-                points, shooter = _exact(pos, flags)
+                points, shooter = _exact(pos, flags, known)
                 costs[slot] += _cost(points, shooter, goal)
                 continue
             for number in range(rollouts):
