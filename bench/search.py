@@ -70,7 +70,7 @@ def _table(hand: HandState) -> Table:
 def build_workload(seed: int, hands: int = HANDS) -> Workload:
     """Play ``hands`` random hands; keep deals, mid-hand positions, endgames, decisions."""
     rng = random.Random(seed)
-    workload = Workload([], [], {3: [], 4: []}, [], [], [])
+    workload = Workload([], [], {3: [], 4: [], 5: []}, [], [], [])
     for _ in range(hands):
         deck = list(range(52))
         rng.shuffle(deck)
@@ -78,8 +78,9 @@ def build_workload(seed: int, hands: int = HANDS) -> Workload:
         workload.deals.append(deal)
         hand = HandState.new(STANDARD_RULES, "hold", deal)
         middle = rng.randrange(4, 36)
-        # Keep one position with about 4 and one with about 3 cards in every hand.
-        endgame = {rng.randrange(36, 40): 4, rng.randrange(40, 44): 3}
+        # Keep one position with about 4 and one with about 3 cards in every hand, and the start
+        # of the ninth trick (5 cards each).
+        endgame = {rng.randrange(36, 40): 4, rng.randrange(40, 44): 3, 32: 5}
         while hand.phase == "play":
             seat = hand.turn
             assert seat is not None
@@ -195,7 +196,7 @@ def kernel_tables(workload: Workload, seconds: float) -> tuple[list[ResultTable]
     sampler_rate = best_rate(_sampler_samples(workload.samplers), seconds)
     exact_rates = {
         cards: measure(functools.partial(_exact, positions=workload.endgames[cards]))
-        for cards in (3, 4)
+        for cards in (3, 4, 5)
     }
     names = [name for name, _ in kernels]
     tables: list[ResultTable] = [
