@@ -567,17 +567,18 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
         for slot in range(n_candidates):
             cards[slot] = candidates[slot]
             costs[slot] = 0
+        # The seat to move holds as many cards in every deal (the table says how many it played).
+        searched = False
         if exact_cards > 0 and n_deals > 0:
             mover = (bases[0].leader + bases[0].count) & 3
-            if mdh_popcount(bases[0].hands[mover]) <= exact_cards:
-                known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
-                if known == NULL:
-                    raise MemoryError()
+            searched = mdh_popcount(bases[0].hands[mover]) <= exact_cards
+        if searched:
+            known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+            if known == NULL:
+                raise MemoryError()
         with nogil:
             for index in range(n_deals):
                 base = bases[index]
-                mover = (base.leader + base.count) & 3
-                searched = exact_cards > 0 and mdh_popcount(base.hands[mover]) <= exact_cards
                 for slot in range(n_candidates):
                     if searched:
                         pos = base

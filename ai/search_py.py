@@ -722,10 +722,13 @@ def evaluate(
     flags = table.flags
     costs = [0] * len(candidates)
     known: dict[tuple[int, ...], tuple[list[int], int]] = {}
+    # The seat to move holds as many cards in every deal (the table says how many it played).
+    searched = False
+    if exact_cards > 0 and deals:
+        first = _position(deals[0], table)
+        searched = first.hands[(first.leader + len(first.trick)) & 3].bit_count() <= exact_cards
     for index, deal in enumerate(deals):
         base = _position(deal, table)
-        mover = (base.leader + len(base.trick)) & 3
-        searched = exact_cards > 0 and base.hands[mover].bit_count() <= exact_cards
         for slot, card in enumerate(candidates):
             if searched:
                 pos = base.copy()
