@@ -18,11 +18,12 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ai.autoplay import play_bots
 from ai.bot import Bot, close_bot
+from ai.deal_journal import DealJournal, JournalError
 from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
 from core.controller import Controller
@@ -82,6 +83,55 @@ class DealResult:
     moons_conceded: list[int]
     decision_ms: list[list[float]]
     engines: dict[int, EngineTally] = field(default_factory=dict)  # by slot
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the result as a JSON object (decision times rounded to 0.01 ms)."""
+        return {
+            "points": self.points,
+            "moons_shot": self.moons_shot,
+            "moons_conceded": self.moons_conceded,
+            "decision_ms": [[round(ms, 2) for ms in times] for times in self.decision_ms],
+            "engines": {str(slot): vars(tally) for slot, tally in self.engines.items()},
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> DealResult:
+        """Return the result ``to_json`` wrote; raise JournalError for anything else."""
+
+        def per_slot(key: str) -> list[Any]:
+            value = data.get(key)
+            if not isinstance(value, list) or len(value) != 4:
+                raise JournalError(f"a deal's {key} is not one entry per slot of the lineup")
+            return value
+
+        def numbers(values: object, kind: tuple[type, ...], what: str) -> list[Any]:
+            if not isinstance(values, list) or any(type(value) not in kind for value in values):
+                raise JournalError(f"a deal's {what} are damaged")
+            return values
+
+        points = [numbers(slot, (int,), "points") for slot in per_slot("points")]
+        if any(len(slot) != 4 for slot in points):
+            raise JournalError("a deal's points are not one per rotation")
+        engines = data.get("engines", {})
+        tally_fields = {tally_field.name for tally_field in fields(EngineTally)}
+        if not isinstance(engines, dict) or any(
+            key not in ("0", "1", "2", "3")
+            or not isinstance(tally, dict)
+            or set(tally) != tally_fields
+            or any(type(count) is not int or count < 0 for count in tally.values())
+            for key, tally in engines.items()
+        ):
+            raise JournalError("a deal's engine tallies are damaged")
+        return cls(
+            points,
+            numbers(per_slot("moons_shot"), (int,), "moons"),
+            numbers(per_slot("moons_conceded"), (int,), "moons"),
+            [
+                [float(ms) for ms in numbers(slot, (int, float), "decision times")]
+                for slot in per_slot("decision_ms")
+            ],
+            {int(key): EngineTally(**tally) for key, tally in engines.items()},
+        )
 
 
 def count_engine_trouble(engines: dict[int, EngineTally], slot: int, bot: Bot) -> None:
@@ -274,22 +324,33 @@ def _progress(done: int, total: int) -> None:
         sys.stderr.flush()
 
 
-def _map(function: Callable[[Any], Any], jobs: list[Any], workers: int) -> list[Any]:
-    """Return ``function`` of every job, in order, using at most one process per job."""
-    results = []
+def _map(
+    function: Callable[[Any], Any],
+    jobs: list[Any],
+    workers: int,
+    on_result: Callable[[int, Any], None] | None = None,
+) -> list[Any]:
+    """Return ``function`` of every job, in order, using at most one process per job;
+    ``on_result(number, result)`` is called as each result arrives, in order."""
+    results: list[Any] = []
+
+    def arrived(result: Any) -> None:
+        if on_result is not None:
+            on_result(len(results), result)
+        results.append(result)
+        _progress(len(results), len(jobs))
+
     processes = min(workers, len(jobs))
     if processes <= 1:
-        for done, job in enumerate(jobs, start=1):
-            results.append(function(job))
-            _progress(done, len(jobs))
+        for job in jobs:
+            arrived(function(job))
         return results
     # Chunks of up to four jobs, but at least as many chunks as processes.
     chunksize = max(1, min(4, len(jobs) // processes))
     context = multiprocessing.get_context("spawn")
     with context.Pool(processes) as pool:
-        for done, result in enumerate(pool.imap(function, jobs, chunksize=chunksize), start=1):
-            results.append(result)
-            _progress(done, len(jobs))
+        for result in pool.imap(function, jobs, chunksize=chunksize):
+            arrived(result)
     return results
 
 
@@ -300,10 +361,13 @@ def run_tournament(
     rules: RuleSet | None = None,
     matches: int = 0,
     workers: int | None = None,
+    journal: DealJournal | None = None,
 ) -> list[BotSummary]:
     """Run duplicate deals (and optionally full matches) and return a summary per bot.
 
     ``workers`` processes (default: one per core) share the work, never more than its jobs.
+    Deals the ``journal`` holds are not played again, and every deal played is added to it
+    (see ``ai.deal_journal``). Raises JournalError when a deal in the journal is damaged.
     """
     if len(lineup) != 4:
         raise ValueError("a lineup names four bots")
@@ -312,7 +376,22 @@ def run_tournament(
     rule_set = rules or RuleSet()
     worker_count = workers or os.cpu_count() or 1
     key = (tuple(lineup), rule_set.to_dict(), seed)
-    deal_results = _map(_run_deal, [(*key, index) for index in range(deals)], worker_count)
+    done = {}
+    if journal is not None:
+        done = {
+            index: DealResult.from_json(data)
+            for index, data in journal.deals.items()
+            if index < deals
+        }
+    missing = [index for index in range(deals) if index not in done]
+
+    def keep(number: int, result: DealResult) -> None:
+        done[missing[number]] = result
+        if journal is not None:
+            journal.add(missing[number], result.to_json())
+
+    _map(_run_deal, [(*key, index) for index in missing], worker_count, keep)
+    deal_results = [done[index] for index in range(deals)]
     summaries = summarise(lineup, deal_results)
     if matches:
         results = _map(_run_match, [(*key, index) for index in range(matches)], worker_count)

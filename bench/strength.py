@@ -9,18 +9,23 @@ bot cannot be built, e.g. OpenSpiel is missing) is reported as not available.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import json
 import os
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
+from ai.deal_journal import JournalError, open_journal
 from ai.registry import make_bot
 from ai.tournament import BotSummary, markdown_table, run_tournament
 from bench import add_markdown_option, cpu_model, machine_info
 from bench.baseline import Baseline, BaselineError, prepare_baseline
 from core.files import write_atomically
+from core.rules import RuleSet
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
@@ -80,6 +85,8 @@ class Outcome:
     summaries: list[BotSummary] = field(default_factory=list)
     seconds: float = 0.0
     problem: str | None = None
+    #: Deals taken from the journal rather than played by this run.
+    from_journal: int = 0
 
     @property
     def subject_summary(self) -> BotSummary | None:
@@ -158,10 +165,13 @@ def run_target(
     seed: int,
     workers: int | None = None,
     labels: dict[str, str] | None = None,
+    journal: str | None = None,
 ) -> Outcome:
     """Run one target's tournament; full matches only when the target asks for match wins.
 
-    ``labels`` renames seats in the results (an engine command becomes ``baseline@…``).
+    ``labels`` renames seats in the results (an engine command becomes ``baseline@…``). With a
+    ``journal`` folder, the deals already in ``<folder>/<name>.ndjson`` are not played again
+    (raises JournalError or OSError when that file cannot be used).
     """
     played_matches = matches if target.min_match_win_rate is not None else 0
     labels = labels or {}
@@ -172,9 +182,22 @@ def run_target(
         outcome.problem = unavailable(target.lineup)
     if outcome.problem is None:
         start = time.perf_counter()
-        outcome.summaries = run_tournament(
-            target.lineup, deals, seed, matches=played_matches, workers=workers
-        )
+        with contextlib.ExitStack() as stack:
+            kept = None
+            if journal is not None:
+                header = {
+                    "tournament": target.name,
+                    "lineup": list(target.lineup),
+                    "rules": RuleSet().to_dict(),
+                    "seed": seed,
+                    "code": code_fingerprint(),
+                }
+                path = Path(journal) / f"{target.name}.ndjson"
+                kept = stack.enter_context(open_journal(path, header))
+                outcome.from_journal = sum(1 for index in kept.deals if index < deals)
+            outcome.summaries = run_tournament(
+                target.lineup, deals, seed, matches=played_matches, workers=workers, journal=kept
+            )
         outcome.seconds = time.perf_counter() - start
         for summary in outcome.summaries:
             summary.name = labels.get(summary.name, summary.name)
@@ -182,6 +205,19 @@ def run_target(
             a, b, c, d = (labels.get(name, name) for name in target.lineup)
             outcome.target = replace(target, lineup=(a, b, c, d))
     return outcome
+
+
+def code_fingerprint() -> str:
+    """Return a hash of the source of the rules and the bots (``core/`` and ``ai/``): a journal
+    is only continued by the code that began it."""
+    digest = hashlib.sha256()
+    root = Path(__file__).resolve().parent.parent
+    for folder in ("core", "ai"):
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".py", ".pyx", ".pxd") and path.is_file():
+                digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
 
 
 def render_outcome(outcome: Outcome) -> str:
@@ -194,8 +230,11 @@ def render_outcome(outcome: Outcome) -> str:
     ]
     if outcome.problem is None:
         matches = f", {outcome.matches} full matches" if outcome.matches else ""
+        kept = (
+            f" ({outcome.from_journal:,} of them from the journal)" if outcome.from_journal else ""
+        )
         lines += [
-            f"{outcome.deals:,} duplicate deals ({4 * outcome.deals:,} hands){matches}, "
+            f"{outcome.deals:,} duplicate deals ({4 * outcome.deals:,} hands){kept}{matches}, "
             f"{outcome.seconds:,.1f} s.",
             "",
             markdown_table(outcome.summaries).rstrip("\n"),
@@ -301,6 +340,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "into build/baseline/, and played as an external engine)",
     )
     parser.add_argument(
+        "--journal",
+        metavar="FOLDER",
+        help="keep each tournament's finished deals in FOLDER/<name>.ndjson; run again with "
+        "the same folder to play only the deals still missing (a long run can stop and go on)",
+    )
+    parser.add_argument(
         "--deals-out",
         metavar="FILE",
         help="also write every bot's Diff per deal as JSON, for `python -m bench paired`",
@@ -320,6 +365,7 @@ def _command(args: argparse.Namespace) -> str:
         ("hard_think_ms", None),
         ("workers", None),
         ("baseline", None),
+        ("journal", None),
     ):
         value = getattr(args, option)
         if value != default:
@@ -362,7 +408,13 @@ def run(args: argparse.Namespace) -> int:
     for target in targets:
         target = with_think_time(target, args.hard_think_ms)
         target, labels = baseline_seats(target, baseline, args.hard_think_ms)
-        outcome = run_target(target, args.deals, args.matches, args.seed, workers, labels)
+        try:
+            outcome = run_target(
+                target, args.deals, args.matches, args.seed, workers, labels, args.journal
+            )
+        except (JournalError, OSError) as error:
+            print(f"the journal of {target.name} cannot be used: {error}", file=sys.stderr)
+            return 2
         outcomes.append(outcome)
         if args.markdown != "-":
             print(render_outcome(outcome) + "\n", flush=True)
