@@ -21,6 +21,7 @@ def evaluate(
     first_deal: int,
     exact_cards: int,
     goal: Goal,
+    leaf_cards: int = 0,
 ) -> list[int]: ...
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int

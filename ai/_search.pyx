@@ -301,22 +301,6 @@ cdef int c_policy(const Pos* pos, int flags, u64* state, int epsilon) noexcept n
     return c_discard(legal)
 
 
-cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played) noexcept nogil:
-    """Roll out to the end into ``points``; return the moon shooter or -1.
-
-    When ``played`` is not NULL, it receives the number of cards played, then the cards.
-    """
-    cdef u64 state = seed
-    cdef int card
-    while not c_settled(pos, flags):
-        card = c_policy(pos, flags, &state, C_EPSILON)
-        if played != NULL:
-            played[0] += 1
-            played[played[0]] = card
-        c_apply(pos, card, flags)
-    return c_score(pos, flags, points)
-
-
 cdef inline u64 c_special(int flags) noexcept nogil:
     if flags & JACK_OF_DIAMONDS_FLAG:
         return MDH_QUEEN_BIT | MDH_JACK_OF_DIAMONDS_BIT
@@ -487,6 +471,27 @@ cdef void read_goal(object goal, Goal* out) except *:
         out.moon_shift[i] = moon_shift[i]
 
 
+cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int leaf,
+                    Known* known) noexcept nogil:
+    """Roll out to the end into ``points``; return the moon shooter or -1.
+
+    When ``played`` is not NULL, it receives the number of cards played, then the cards. From
+    a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is searched
+    exactly with the table ``known``.
+    """
+    cdef u64 state = seed
+    cdef int card
+    while not c_settled(pos, flags):
+        if leaf > 0 and pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) <= leaf:
+            return c_exact(pos, flags, points, known)
+        card = c_policy(pos, flags, &state, C_EPSILON)
+        if played != NULL:
+            played[0] += 1
+            played[played[0]] = card
+        c_apply(pos, card, flags)
+    return c_score(pos, flags, points)
+
+
 def rollout(hands, table, int card, u64 seed):
     """Play ``card`` (-1: none) for the seat to move, then roll out; return (points, shooter)."""
     cdef Pos pos
@@ -495,7 +500,7 @@ def rollout(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL)
+    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL, 0, NULL)
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -509,7 +514,7 @@ def rollout_cards(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    c_play_out(&pos, flags, seed, points, played)
+    c_play_out(&pos, flags, seed, points, played, 0, NULL)
     return [played[i] for i in range(1, played[0] + 1)]
 
 
@@ -542,7 +547,7 @@ def policy_card(hands, table):
 
 
 def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
-             goal):
+             goal, int leaf_cards=0):
     """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
     cdef Pos base, pos
     cdef Goal c_goal
@@ -572,7 +577,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
         if exact_cards > 0 and n_deals > 0:
             mover = (bases[0].leader + bases[0].count) & 3
             searched = mdh_popcount(bases[0].hands[mover]) <= exact_cards
-        if searched:
+        if searched or leaf_cards > 0:
             known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
             if known == NULL:
                 raise MemoryError()
@@ -597,6 +602,8 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
                             seed + (first_deal + <u64>index) * <u64>rollouts + <u64>number,
                             points,
                             NULL,
+                            leaf_cards,
+                            known,
                         )
                         costs[slot] += c_cost(points, shooter, &c_goal)
         return [costs[slot] for slot in range(n_candidates)]

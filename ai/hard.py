@@ -4,7 +4,9 @@
 knows (``ai.sampler``), weighed by how well each explains the other players' cards so far
 (``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
-searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards. Every candidate
+searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
+in an exact search once every hand holds ``LEAF_CARDS`` cards (``DEEP_LEAF_CARDS`` when the
+decision may take ``DEEP_LEAF_MS`` or more, so more time buys a deeper search). Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
 wins (ties go to the lower card).
@@ -66,6 +68,12 @@ ROLLOUTS = 1
 PASS_ROLLOUTS = 4
 #: Search exactly once the bot holds this many cards or fewer.
 EXACT_CARDS = 4
+#: Rollouts end in an exact search once every hand holds this many cards at a trick's start.
+LEAF_CARDS = 3
+#: ... or this many when a decision may take at least ``DEEP_LEAF_MS`` (a four-card search per
+#: candidate costs about a millisecond a deal: time to spare buys a deeper exact ending).
+DEEP_LEAF_CARDS = 4
+DEEP_LEAF_MS = 500
 #: In an exact search, stop after this many samples per consistent deal.
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
@@ -114,6 +122,12 @@ def goal_of(observation: Observation) -> Goal:
         MATCH_WEIGHT,
         moon_shifts(observation),
     )
+
+
+def leaf_cards(budget: Budget) -> int:
+    """Return the cards per hand from which rollouts end in an exact search, for this budget."""
+    remaining = budget.remaining_ms()
+    return DEEP_LEAF_CARDS if remaining is not None and remaining >= DEEP_LEAF_MS else LEAF_CARDS
 
 
 def table_of(observation: Observation, knowledge: Knowledge) -> Table:
@@ -311,10 +325,13 @@ class HardBot:
         )
         seed = self._rng.getrandbits(64)
         totals = [0] * len(legal)
+        leaf = leaf_cards(budget)
 
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)
-            costs = evaluate(deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal)
+            costs = evaluate(
+                deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal, leaf
+            )
             for slot, cost in enumerate(costs):
                 totals[slot] += cost
 

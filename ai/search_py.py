@@ -39,7 +39,9 @@ times "own points minus the others' mean"), where ``p`` are the hand points move
 shift of the shooter (how moon ``add``/``subtract``/``auto`` scores differ from ``add``); plus or
 minus ``match_weight`` when the hand ends the match and ``s`` loses or wins it.
 
-A hand stops early once no card left in any hand can change the score.
+A hand stops early once no card left in any hand can change the score. With ``leaf_cards``,
+``evaluate`` ends each rollout in the exact search once every hand holds that many cards at a
+trick's start.
 
 **Evidence.** ``play_evidence`` replays the hand so far on a sampled deal (each seat's hand then
 was its sampled hand plus the cards it has played since) and sums, over every play of another
@@ -509,11 +511,22 @@ def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
 
 
 def _play_out(
-    pos: _Pos, flags: int, seed: int, played: list[int] | None = None
+    pos: _Pos,
+    flags: int,
+    seed: int,
+    played: list[int] | None = None,
+    leaf: int = 0,
+    known: dict[tuple[int, ...], tuple[list[int], int]] | None = None,
 ) -> tuple[list[int], int]:
-    """Roll out to the end; return the points and the moon shooter or -1 (cards to ``played``)."""
+    """Roll out to the end; return the points and the moon shooter or -1 (cards to ``played``).
+
+    From a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is
+    searched exactly, remembering positions in ``known``.
+    """
     state = seed & _MASK64
     while not _settled(pos, flags):
+        if leaf and not pos.trick and pos.hands[pos.leader].bit_count() <= leaf:
+            return _exact(pos, flags, {} if known is None else known)
         card, state = _policy(pos, flags, state, EPSILON)
         if played is not None:
             played.append(card)
@@ -711,13 +724,16 @@ def evaluate(
     first_deal: int,
     exact_cards: int,
     goal: Goal,
+    leaf_cards: int = 0,
 ) -> list[int]:
     """Return, per candidate card, the summed cost over every deal and rollout.
 
     Deal ``d`` of the batch is deal number ``first_deal + d`` of the decision: its rollout ``r``
     uses the seed ``seed + (first_deal + d) * rollouts + r`` for every candidate, so candidates
     are compared on the same random numbers. When the seat to move holds at most
-    ``exact_cards`` cards, each deal is searched exactly once per candidate instead.
+    ``exact_cards`` cards, each deal is searched exactly once per candidate instead; with
+    ``leaf_cards``, each rollout ends in an exact search once every hand holds at most that
+    many cards at a trick's start.
     """
     flags = table.flags
     costs = [0] * len(candidates)
@@ -742,6 +758,6 @@ def evaluate(
                 if card >= 0:
                     _apply(pos, card, flags)
                 seed_here = seed + (first_deal + index) * rollouts + number
-                points, shooter = _play_out(pos, flags, seed_here)
+                points, shooter = _play_out(pos, flags, seed_here, None, leaf_cards, known)
                 costs[slot] += _cost(points, shooter, goal)
     return costs

@@ -192,6 +192,7 @@ def run_target(
                     "seed": seed,
                     "code": code_fingerprint(),
                 }
+                Path(journal).mkdir(parents=True, exist_ok=True)
                 path = Path(journal) / f"{target.name}.ndjson"
                 kept = stack.enter_context(open_journal(path, header))
                 outcome.from_journal = sum(1 for index in kept.deals if index < deals)

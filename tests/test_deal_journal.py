@@ -143,16 +143,16 @@ def test_the_strength_benchmark_goes_on_and_refuses_other_code(
             parser.parse_args(
                 [
                     *("--only", "normal-vs-easy", "--deals", str(deals), "--workers", "1"),
-                    *("--journal", str(tmp_path), "--markdown", str(tmp_path / "report.md")),
+                    *("--journal", str(tmp_path / "runs"), "--markdown", str(tmp_path / "r.md")),
                 ]
             )
         )
 
     assert bench(2) == 0
     assert bench(4) == 0
-    report = (tmp_path / "report.md").read_text(encoding="utf-8")
+    report = (tmp_path / "r.md").read_text(encoding="utf-8")
     assert "4 duplicate deals (16 hands) (2 of them from the journal)" in report
-    journal = tmp_path / "normal-vs-easy.ndjson"
+    journal = tmp_path / "runs" / "normal-vs-easy.ndjson"
     before = journal.read_bytes()
     monkeypatch.setattr(strength, "code_fingerprint", lambda: "other code")
     assert bench(4) == 2

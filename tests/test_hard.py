@@ -224,6 +224,24 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         assert bot.last_decision == expected
 
 
+def test_more_time_buys_a_deeper_exact_ending_of_the_rollouts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    leaves = []
+
+    def recording(*arguments: Any) -> list[int]:
+        leaves.append(arguments[8])
+        return search_py.evaluate(*arguments)
+
+    monkeypatch.setattr(hard, "evaluate", recording)
+    observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
+    for think_ms, expected in ((None, hard.LEAF_CARDS), (100, 3), (1000, hard.DEEP_LEAF_CARDS)):
+        leaves.clear()
+        HardBot(seed=4, max_samples=2).choose_play(observation, Budget.for_ms(think_ms))
+        assert leaves and set(leaves) == {expected}
+    assert hard.DEEP_LEAF_CARDS > hard.LEAF_CARDS
+
+
 def test_answers_at_once_with_an_expired_or_cancelled_budget() -> None:
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
     bot = HardBot(seed=3)

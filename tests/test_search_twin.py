@@ -398,8 +398,33 @@ def test_batched_evaluation_agrees() -> None:
             rng.randrange(1000),
             rng.choice((0, 3, 4)),
             random_goal(rng)._replace(seat=seat),
+            rng.choice((0, 0, 3, 5)),
         )
         assert compiled.evaluate(*arguments) == search_py.evaluate(*arguments)
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_a_rollout_ends_in_an_exact_search_at_the_leaf(kernel: ModuleType) -> None:
+    # Five cards each at a trick's start: a rollout plays the candidate and the rest of its
+    # trick with the policy, then searches the last four cards exactly.
+    rng = random.Random(17)
+    checked = 0
+    for _ in range(40):
+        hand = random_state(rng, 32)
+        seat = hand.turn
+        assert seat is not None
+        card = rng.choice(legal_cards(hand))
+        seed = rng.getrandbits(64)
+        goal = Goal(seat, (0, 0, 0, 0), 100, 0, (0, 0, 0, 0))
+        (cost,) = kernel.evaluate([hand.hands], table_of(hand), [card], 1, seed, 0, 0, goal, 4)
+        for next_card in [card, *kernel.rollout_cards(hand.hands, table_of(hand), card, seed)][:4]:
+            hand.play(hand.turn, next_card)
+        if hand.phase != "play":
+            continue
+        points, _ = kernel.exact(hand.hands, table_of(hand), -1)
+        assert cost == 4 * points[seat] - sum(points)
+        checked += 1
+    assert checked > 30
 
 
 @pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
