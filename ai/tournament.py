@@ -354,6 +354,13 @@ def _map(
     return results
 
 
+def journal_header(
+    lineup: Sequence[str], seed: int, rules: RuleSet | None = None
+) -> dict[str, Any]:
+    """Return what names a tournament's deals in a journal: its lineup, rules and seed."""
+    return {"lineup": list(lineup), "rules": (rules or RuleSet()).to_dict(), "seed": seed}
+
+
 def run_tournament(
     lineup: Sequence[str],
     deals: int,

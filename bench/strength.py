@@ -21,11 +21,10 @@ from pathlib import Path
 
 from ai.deal_journal import JournalError, open_journal
 from ai.registry import make_bot
-from ai.tournament import BotSummary, markdown_table, run_tournament
+from ai.tournament import BotSummary, journal_header, markdown_table, run_tournament
 from bench import add_markdown_option, cpu_model, machine_info
 from bench.baseline import Baseline, BaselineError, prepare_baseline
 from core.files import write_atomically
-from core.rules import RuleSet
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
@@ -187,9 +186,7 @@ def run_target(
             if journal is not None:
                 header = {
                     "tournament": target.name,
-                    "lineup": list(target.lineup),
-                    "rules": RuleSet().to_dict(),
-                    "seed": seed,
+                    **journal_header(target.lineup, seed),
                     "code": code_fingerprint(),
                 }
                 Path(journal).mkdir(parents=True, exist_ok=True)
