@@ -45,10 +45,16 @@ def white_share(driver: Driver, table: TableScene) -> float:
 
 
 def mid_hand(driver: Driver, table: TableScene) -> None:
-    """Run until a few tricks are played and the table has caught up."""
+    """Run until a few tricks are played and the table has caught up, with nothing over it
+    (taking the Q♠ plays a moment over the table, and a key would only skip the moment)."""
     session = table.session
     driver.run_until(
-        lambda: session.phase == "play" and len(table.view.shown.hand) <= 10 and table.view.idle,
+        lambda: (
+            session.phase == "play"
+            and len(table.view.shown.hand) <= 10
+            and table.view.idle
+            and driver.top is table
+        ),
         20_000,
     )
 
