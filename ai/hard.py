@@ -18,8 +18,9 @@ follows the rules: ``subtract`` and ``auto`` (with the match totals) move the mo
 
 **Passing.** Every 3-card set of the hand is ranked by a danger heuristic (the Q♠ and the A♠ /
 K♠ when spades are short, high hearts, emptying a short suit); the best ``PASS_CANDIDATES`` sets,
-the best one that keeps a high heart to stop a moon, and for a hand strong enough to shoot the
-moon its lowest cards, are then played out. Each simulation deals the 39 unseen cards at
+as many of a second ranking where hearts weigh little (so that keeping the high hearts is
+tried), the best one that keeps a high heart to stop a moon, and for a hand strong enough to
+shoot the moon its lowest cards, are then played out. Each simulation deals the 39 unseen cards at
 random, 13 to each other seat, and every other seat passes as a player would (``expected_pass``:
 its three most dangerous cards), so the cards we receive are the ones a passer gets rid of, not
 random ones. All sets share the same simulated deals and passes.
@@ -78,9 +79,13 @@ DEEP_LEAF_MS = 500
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
 MATCH_WEIGHT = 150
-#: Pass sets played out, chosen by the danger heuristic (a few more join them: see
-#: ``pass_candidates``).
+#: Pass sets played out from each of two rankings by the danger heuristic (a few more join
+#: them: see ``pass_candidates``).
 PASS_CANDIDATES = 10
+#: A heart's danger when passing, a base plus so much per rank: high hearts are passed early;
+#: the second ranking of pass sets weighs them lightly, and so keeps them.
+HEART_DANGER = (3.0, 1.5)
+KEPT_HEART_DANGER = (0.0, 0.5)
 #: The lowest heart that counts as a stopper worth keeping (the jack).
 STOPPER_RANK = 9
 #: How strong for the moon (``ai.moon.moon_strength``) a hand must be to try passing low cards.
@@ -144,8 +149,9 @@ def table_of(observation: Observation, knowledge: Knowledge) -> Table:
     )
 
 
-def pass_danger(card: int, hand: int) -> float:
-    """Return how much keeping ``card`` in ``hand`` hurts (higher: pass it sooner)."""
+def pass_danger(card: int, hand: int, hearts: tuple[float, float] = HEART_DANGER) -> float:
+    """Return how much keeping ``card`` in ``hand`` hurts (higher: pass it sooner); a heart's
+    danger is ``hearts``: a base plus so much per rank."""
     spades = hand & SUIT_MASKS[SPADES]
     low_spades = count(spades & ((1 << QUEEN_OF_SPADES) - 1))
     rank = rank_of(card)
@@ -155,20 +161,19 @@ def pass_danger(card: int, hand: int) -> float:
         guarded = low_spades >= 4 or (has_card(hand, QUEEN_OF_SPADES) and low_spades >= 3)
         return 8.0 if guarded else 22.0
     if suit_of(card) == HEARTS:
-        return 3.0 + 1.5 * rank
+        base, per_rank = hearts
+        return base + per_rank * rank
     return float(rank)
 
 
-def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, int, int]]:
-    """Return the promising 3-card passes, best first: the ``limit`` best by the danger
-    heuristic, then the best that keeps our highest heart when it is a stopper (the jack or
-    higher: it can take a trick back from a player going for the moon), and, for a hand strong
-    enough to shoot the moon, its three lowest cards and its three lowest outside hearts.
+def ranked_passes(hand: int, hearts: tuple[float, float]) -> list[tuple[int, int, int]]:
+    """Return every 3-card set of ``hand``, most dangerous to keep first (ties: card order).
 
-    A set scores the danger of its cards, plus a bonus for emptying a club or diamond suit of
-    at most three cards (a void lets us discard points early).
+    A set scores the danger of its cards (``pass_danger`` with ``hearts``), plus a bonus for
+    emptying a club or diamond suit of at most three cards (a void lets us discard points
+    early).
     """
-    danger = {card: pass_danger(card, hand) for card in cards_of(hand)}
+    danger = {card: pass_danger(card, hand, hearts) for card in cards_of(hand)}
 
     def score(cards: tuple[int, int, int]) -> float:
         value = sum(danger[card] for card in cards)
@@ -178,14 +183,27 @@ def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, 
                 value += 10.0
         return value
 
-    ranked = sorted(itertools.combinations(cards_of(hand), 3), key=lambda s: (-score(s), s))
-    chosen = [(a, b, c) for a, b, c in ranked[:limit]]
+    return sorted(itertools.combinations(cards_of(hand), 3), key=lambda s: (-score(s), s))
+
+
+def pass_candidates(hand: int, limit: int = PASS_CANDIDATES) -> list[tuple[int, int, int]]:
+    """Return the promising 3-card passes, best first: the ``limit`` most dangerous sets
+    (``ranked_passes``), the ``limit`` most dangerous when hearts weigh little
+    (``KEPT_HEART_DANGER``: sets that keep the high hearts), the most dangerous that keeps our
+    highest heart when it is a stopper (the jack or higher: it can take a trick back from a
+    player going for the moon), and, for a hand strong enough to shoot the moon, its three
+    lowest cards and its three lowest outside hearts.
+    """
+    chosen: list[tuple[int, int, int]] = []
 
     def add(cards: Sequence[int]) -> None:
         ordered = tuple(sorted(cards))
         if len(ordered) == 3 and ordered not in chosen:
             chosen.append((ordered[0], ordered[1], ordered[2]))
 
+    ranked = ranked_passes(hand, HEART_DANGER)
+    for cards in [*ranked[:limit], *ranked_passes(hand, KEPT_HEART_DANGER)[:limit]]:
+        add(cards)
     hearts = hand & SUIT_MASKS[HEARTS]
     if hearts and rank_of(hearts.bit_length() - 1) >= STOPPER_RANK:
         stopper = hearts.bit_length() - 1

@@ -46,6 +46,11 @@ BENCHES = (
         "probability the hard bot's sampled deals put on the true holder of hidden cards",
     ),
     Bench(
+        "passes",
+        "bench.passes",
+        "hard bot passes: how much worse its best candidate is than the best of all 286 sets",
+    ),
+    Bench(
         "reliability",
         "bench.reliability",
         "bot-only hands with every invariant checked; normal-only tournament throughput",

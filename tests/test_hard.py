@@ -14,10 +14,12 @@ from positions import masks, play_randomly
 from ai import hard, inference, search_py
 from ai.bot import Bot, Budget
 from ai.easy import EasyBot
-from ai.hard import HardBot, moon_shifts, pass_candidates
+from ai.hard import HardBot, moon_shifts, pass_candidates, ranked_passes
 from ai.tournament import play_hand
 from core.cards import (
+    HEARTS,
     QUEEN_OF_SPADES,
+    SUIT_MASKS,
     card_text,
     cards_of,
     count,
@@ -341,19 +343,32 @@ def test_pass_candidates_are_distinct_sets_from_the_hand() -> None:
 
 
 def test_pass_candidates_include_keeping_a_stopper_and_passing_for_the_moon() -> None:
-    # Every one of the ten most dangerous sets gives away the A♥; one more keeps it.
+    # Every one of the ten most dangerous sets gives away the A♥; others keep it.
     hand = mask_of(parse_cards("AH 2H 3H 2S 3S 4S 5S 6S 7S 2C 3C 4C 9D"))
     candidates = pass_candidates(hand)
     ace = parse_card("AH")
     assert all(ace in cards for cards in candidates[: hard.PASS_CANDIDATES])
-    assert [cards for cards in candidates if ace not in cards] == candidates[hard.PASS_CANDIDATES :]
-    assert len(candidates) == hard.PASS_CANDIDATES + 1
+    assert any(ace not in cards for cards in candidates)
     # A hand made to shoot the moon also tries passing its three lowest cards.
     strong = mask_of(parse_cards("AS KS QS AH KH QH JH TH AD KD 2C 3C 4D"))
     low = tuple(sorted(parse_cards("2C 3C 4D")))
     assert low in pass_candidates(strong)
     # A weak hand does not: its three lowest cards are no candidate.
     assert tuple(sorted(parse_cards("2C 2S 2H"))) not in pass_candidates(hand)
+
+
+def test_pass_candidates_include_keeping_the_high_hearts() -> None:
+    # By danger, every one of the most dangerous sets passes two or three of the high hearts;
+    # the second ranking, where hearts weigh little, passes the top clubs and keeps them.
+    hand = mask_of(parse_cards("AH KH QH JH AC KC QC 2D 3D 4D 2S 3S 4S"))
+    clubs = tuple(sorted(parse_cards("AC KC QC")))
+    by_danger = ranked_passes(hand, hard.HEART_DANGER)[: hard.PASS_CANDIDATES]
+    assert clubs not in by_danger
+    assert all(count(mask_of(cards) & SUIT_MASKS[HEARTS]) >= 2 for cards in by_danger)
+    candidates = pass_candidates(hand)
+    assert candidates[: hard.PASS_CANDIDATES] == by_danger
+    assert clubs in candidates
+    assert len(candidates) <= 2 * hard.PASS_CANDIDATES + 3
 
 
 def test_moon_shifts_follow_the_moon_rule() -> None:
