@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from ai.basic import FirstLegalBot
+from ai.hard import pass_candidates
 from ai.review import analyse
 from core.cards import card_text, mask_texts
 from core.controller import Controller
@@ -63,11 +64,15 @@ def test_the_passes_include_the_one_asked_for() -> None:
     assert reply["kind"] == "pass" and reply["samples"] == 20
     sets = [entry["cards"] for entry in reply["passes"]]
     assert sorted(own) in [sorted(cards) for cards in sets]
-    assert len(sets) == len({tuple(cards) for cards in sets}) == 11
+    candidates = len(pass_candidates(observation.hand))
+    assert own not in [
+        [card_text(card) for card in cards] for cards in pass_candidates(observation.hand)
+    ]
+    assert len(sets) == len({tuple(cards) for cards in sets}) == candidates + 1
     values = [entry["value"] for entry in reply["passes"]]
     assert reply["best"] == sets[values.index(min(values))]
     plain = _ask(view, samples=20)
-    assert plain["passes"] == reply["passes"][:10]  # the same deals with or without it
+    assert plain["passes"] == reply["passes"][:candidates]  # the same deals with or without it
 
 
 def test_a_forced_card_is_valued_too() -> None:
