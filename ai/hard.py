@@ -34,7 +34,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -432,8 +432,13 @@ class HardBot:
         seed = self._rng.getrandbits(64)
         totals = [0] * len(candidates)
 
+        receiver = pass_receiver(seat, direction)
+        passed_masks = [mask_of(passed) for passed in candidates]
+
         def batch(first: int, size: int) -> None:
-            dealt = []
+            # Each deal is exchanged once with the others' passes; each candidate then only
+            # moves its own three cards (the same hands ``exchange`` gives with every pass).
+            exchanged = []
             for _ in range(size):
                 order = list(unseen)
                 self._rng.shuffle(order)
@@ -441,14 +446,15 @@ class HardBot:
                 hands[seat] = hand
                 for number, other in enumerate(others):
                     hands[other] = mask_of(order[13 * number : 13 * number + 13])
-                dealt.append((hands, [expected_pass(hands[other]) for other in others]))
-            for slot, passed in enumerate(candidates):
-                deals = [
-                    exchange(
-                        hands, dict(zip([seat, *others], [passed, *passes], strict=True)), direction
-                    )
-                    for hands, passes in dealt
-                ]
+                passes = {other: expected_pass(hands[other]) for other in others}
+                exchanged.append(exchange(hands, passes, direction))
+            for slot, passed in enumerate(passed_masks):
+                deals = []
+                for hands in exchanged:
+                    deal = list(hands)
+                    deal[seat] &= ~passed
+                    deal[receiver] |= passed
+                    deals.append(deal)
                 totals[slot] += evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal)[
                     0
                 ]
@@ -514,7 +520,9 @@ def expected_pass(hand: int) -> tuple[int, int, int]:
     return first, second, third
 
 
-def exchange(dealt: Sequence[int], passes: dict[int, Sequence[int]], direction: str) -> list[int]:
+def exchange(
+    dealt: Sequence[int], passes: Mapping[int, Sequence[int]], direction: str
+) -> list[int]:
     """Return the hands after every seat passes its cards in ``direction``."""
     hands = list(dealt)
     for giver, cards in passes.items():

@@ -2,7 +2,8 @@
 
 Measures rollouts (whole hands from the deal, and from positions in mid-hand), sampled deals
 (compiled, twin, and ``DealSampler.sample``), exact endgame searches, and the hard bot's
-decisions: per second at fixed sample counts, and time and samples at a few think budgets.
+decisions: per second at fixed sample counts, and time and samples at a few think budgets (for
+plays and for passes).
 All timing is single-threaded; each rate is the best of three rounds.
 """
 
@@ -49,7 +50,8 @@ ResultTable = tuple[str, list[str], list[list[str]]]
 
 @dataclass(frozen=True)
 class Workload:
-    """Fixed positions from random hands (standard rules, no pass)."""
+    """Fixed positions from random hands (standard rules, no pass), and the same deals at the
+    pass (to the left, right and across in turn)."""
 
     deals: list[list[int]]
     middles: list[Position]
@@ -57,6 +59,7 @@ class Workload:
     observations: list[Observation]
     plans: list[DealPlan]
     samplers: list[DealSampler]
+    passes: list[Observation]
 
 
 def _table(hand: HandState) -> Table:
@@ -70,12 +73,16 @@ def _table(hand: HandState) -> Table:
 def build_workload(seed: int, hands: int = HANDS) -> Workload:
     """Play ``hands`` random hands; keep deals, mid-hand positions, endgames, decisions."""
     rng = random.Random(seed)
-    workload = Workload([], [], {3: [], 4: [], 5: []}, [], [], [])
-    for _ in range(hands):
+    workload = Workload([], [], {3: [], 4: [], 5: []}, [], [], [], [])
+    for number in range(hands):
         deck = list(range(52))
         rng.shuffle(deck)
         deal = [sum(1 << card for card in deck[seat::4]) for seat in range(4)]
         workload.deals.append(deal)
+        direction = ("left", "right", "across")[number % 3]
+        workload.passes.append(
+            HandState.new(STANDARD_RULES, direction, deal).observation(0, (0, 0, 0, 0))
+        )
         hand = HandState.new(STANDARD_RULES, "hold", deal)
         middle = rng.randrange(4, 36)
         # Keep one position with about 4 and one with about 3 cards in every hand, and the start
@@ -243,17 +250,45 @@ def kernel_tables(workload: Workload, seconds: float) -> tuple[list[ResultTable]
 
 def _decide(observation: Observation, bot: HardBot, budget: Budget | None) -> tuple[float, int]:
     start = time.perf_counter()
-    bot.choose_play(observation, budget)
+    if observation.must_pass:
+        bot.choose_pass(observation, budget)
+    else:
+        bot.choose_play(observation, budget)
     return (time.perf_counter() - start) * 1000, int(bot.last_decision["samples"])
+
+
+def _budget_rows(
+    observations: Sequence[Observation], budgets_ms: Sequence[float]
+) -> tuple[list[list[str]], list[tuple[float, float]]]:
+    """Time the hard bot at each think budget on ``observations``: the table's rows and
+    (budget, p95 ms) per budget."""
+    rows = []
+    p95s = []
+    for budget in budgets_ms:
+        bot = HardBot(seed=1)
+        runs = [_decide(observation, bot, Budget.for_ms(budget)) for observation in observations]
+        times = sorted(ms for ms, _ in runs)
+        p95 = times[min(len(times) - 1, round(0.95 * len(times)))]
+        p95s.append((budget, p95))
+        rows.append(
+            [
+                f"{budget:g} ms",
+                f"{statistics.median(s for _, s in runs):,.0f}",
+                f"{statistics.median(times):.1f} / {p95:.1f} / {times[-1]:.1f}",
+            ]
+        )
+    return rows, p95s
 
 
 def decision_tables(
     observations: Sequence[Observation],
     timed: Sequence[Observation],
     budgets_ms: Sequence[float],
+    passes: Sequence[Observation] = (),
 ) -> tuple[list[ResultTable], list[tuple[float, float]]]:
-    """Time the hard bot at fixed sample counts on ``observations`` and at think budgets on
-    ``timed``; return the tables and (budget, p95 ms) per think budget."""
+    """Time the hard bot at fixed sample counts on ``observations``, and at think budgets on
+    the ``timed`` plays and the ``passes``; return the tables and, per think budget, (budget,
+    p95 ms) of the plays, or of the passes where those are slower."""
     by_samples = []
     for samples in SAMPLE_COUNTS:
         bot = HardBot(seed=1, max_samples=samples)
@@ -262,21 +297,7 @@ def decision_tables(
             bot.choose_play(observation)
         rate = len(observations) / (time.perf_counter() - start)
         by_samples.append([f"{samples:,} deals", f"{rate:,.1f}", f"{1000 / rate:,.1f}"])
-    by_budget = []
-    p95s = []
-    for budget in budgets_ms:
-        bot = HardBot(seed=1)
-        runs = [_decide(observation, bot, Budget.for_ms(budget)) for observation in timed]
-        times = sorted(ms for ms, _ in runs)
-        p95 = times[min(len(times) - 1, round(0.95 * len(times)))]
-        p95s.append((budget, p95))
-        by_budget.append(
-            [
-                f"{budget:g} ms",
-                f"{statistics.median(s for _, s in runs):,.0f}",
-                f"{statistics.median(times):.1f} / {p95:.1f} / {times[-1]:.1f}",
-            ]
-        )
+    by_budget, p95s = _budget_rows(timed, budgets_ms)
     tables: list[ResultTable] = [
         (
             f"Hard bot decisions at fixed sample counts ({len(observations)} positions)",
@@ -289,6 +310,20 @@ def decision_tables(
             by_budget,
         ),
     ]
+    if passes:
+        pass_rows, pass_p95s = _budget_rows(passes, budgets_ms)
+        tables.append(
+            (
+                f"Hard bot passes at think budgets ({len(passes)} hands; samples: simulated "
+                "hands for every candidate set)",
+                ["budget", "samples (median)", "ms p50 / p95 / max"],
+                pass_rows,
+            )
+        )
+        p95s = [
+            (budget, max(p95, pass_p95))
+            for (budget, p95), (_, pass_p95) in zip(p95s, pass_p95s, strict=True)
+        ]
     return tables, p95s
 
 
@@ -329,7 +364,10 @@ def run(args: argparse.Namespace) -> int:
     workload = build_workload(args.seed)
     results, ratio = kernel_tables(workload, args.seconds)
     decisions, p95s = decision_tables(
-        workload.observations, workload.observations[:BUDGET_POSITIONS], budgets
+        workload.observations,
+        workload.observations[:BUDGET_POSITIONS],
+        budgets,
+        workload.passes[:BUDGET_POSITIONS],
     )
     results += decisions
     targets = [

@@ -428,3 +428,35 @@ def test_pass_simulations_hand_us_what_a_passer_gets_rid_of(
     ours = [deal[seat] for deal in seen]
     share = sum(1 for mask in ours if mask >> QUEEN_OF_SPADES & 1) / len(ours)
     assert share > 0.15
+
+
+@pytest.mark.parametrize("direction", ["left", "right", "across"])
+def test_every_pass_set_meets_the_same_deals_after_the_full_exchange(
+    monkeypatch: pytest.MonkeyPatch, direction: str
+) -> None:
+    hand = HandState.new(RuleSet(), direction, deal_for(6, 0))
+    seat = 1
+    observation = hand.observation(seat, (0, 0, 0, 0))
+    calls: list[list[list[int]]] = []
+
+    def capture(deals: list[list[int]], *args: object) -> list[int]:
+        calls.append([list(deal) for deal in deals])
+        return [0]
+
+    monkeypatch.setattr(hard, "evaluate", capture)
+    candidates = pass_candidates(observation.hand)
+    HardBot(seed=3, max_samples=40).pass_values(observation)
+    assert len(calls) % len(candidates) == 0
+    receiver = pass_receiver(seat, direction)
+    others = [other for other in range(4) if other not in (seat, receiver)]
+    for batch in range(len(calls) // len(candidates)):
+        per_set = calls[batch * len(candidates) : (batch + 1) * len(candidates)]
+        for passed, deals in zip(candidates, per_set, strict=True):
+            cards = mask_of(passed)
+            for deal, first in zip(deals, per_set[0], strict=True):
+                assert sum(deal) == (1 << 52) - 1 and all(count(h) == 13 for h in deal)
+                assert deal[seat] & observation.hand == observation.hand & ~cards
+                assert deal[receiver] & cards == cards
+                # The others' hands and what reaches us do not depend on our pass.
+                assert [deal[other] for other in others] == [first[other] for other in others]
+                assert deal[seat] & ~observation.hand == first[seat] & ~observation.hand
