@@ -8,6 +8,11 @@ hand is how much worse, in points of Diff, the best candidate is than the best o
 (0 when a candidate is best); its mean over hands comes with a 95% confidence interval. It
 measures the candidates against the bot's own simulation of a pass, not against play: a set
 the simulation likes may still play worse, which only a tournament can tell.
+
+With ``--decide N`` the bot also chooses its pass as it does in play, from ``N`` simulated hands
+(about what its think budget allows: ``python -m bench search`` times passes); that set is valued
+again with the finalists, and its shortfall counts what the bot loses by choosing among its
+candidates on few hands as well as what the candidates miss.
 """
 
 from __future__ import annotations
@@ -31,22 +36,28 @@ DEFAULT_SCREEN = 600
 DEFAULT_CHECK = 2000
 #: Sets of all 286 valued again besides the best candidate.
 FINALISTS = 3
+#: Added to a hand's seed for the bot's own decision (apart from the hands' other seeds).
+DECISION_SEED = 1_000_003
 #: The directions that pass cards, in the rules' order.
 DIRECTIONS = tuple(direction for direction in RuleSet().pass_cycle if direction != "hold")
 
 
 @dataclass(frozen=True)
 class PassCheck:
-    """One hand: the best candidate, the best set found, and the shortfall between them."""
+    """One hand: the best candidate, the best set found, and the shortfall between them; with
+    the bot's own decision, that set and its shortfall."""
 
     direction: str
     candidate: tuple[int, int, int]
     best: tuple[int, int, int]
     shortfall: float  # points of Diff; 0 when the best candidate is the best set
+    decision: tuple[int, int, int] | None = None
+    decision_shortfall: float | None = None
 
 
-def check_hand(state: HandState, seed: int, screen: int, check: int) -> PassCheck:
-    """Value every pass of seat 0 of a hand about to pass, then the finalists again."""
+def check_hand(state: HandState, seed: int, screen: int, check: int, decide: int = 0) -> PassCheck:
+    """Value every pass of seat 0 of a hand about to pass, then the finalists again (with the
+    bot's own choice from ``decide`` simulated hands, when ``decide`` is not 0)."""
     hand = state.hands[0]
     observation = state.observation(0, (0, 0, 0, 0))
     every = list(itertools.combinations(cards_of(hand), 3))
@@ -56,28 +67,36 @@ def check_hand(state: HandState, seed: int, screen: int, check: int) -> PassChec
     candidate = min(range(own), key=lambda slot: (means[slot], slot))
     ranked = sorted(range(len(means)), key=lambda slot: (means[slot], slot))
     finalists = [candidate, *[slot for slot in ranked[:FINALISTS] if slot != candidate]]
-    sets = [screened.candidates[slot] for slot in finalists]
+    sets = [tuple(screened.candidates[slot]) for slot in finalists]
+    decision = None
+    if decide:
+        decision = tuple(
+            sorted(HardBot(seed=seed + DECISION_SEED, max_samples=decide).choose_pass(observation))
+        )
+        if decision not in sets:
+            sets.append(decision)
     again = HardBot(seed=seed + 1, max_samples=check).pass_values(observation, extra=sets)
     value = {tuple(cards): again.mean(slot) for slot, cards in enumerate(again.candidates)}
-    best = min(sets, key=lambda cards: (value[tuple(cards)], tuple(cards)))
-    first, second, third = best
+    best = min(sets, key=lambda cards: (value[cards], cards))
     chosen = sets[0]
     return PassCheck(
         state.direction,
         (chosen[0], chosen[1], chosen[2]),
-        (first, second, third),
-        value[tuple(chosen)] - value[tuple(best)],
+        (best[0], best[1], best[2]),
+        value[chosen] - value[best],
+        None if decision is None else (decision[0], decision[1], decision[2]),
+        None if decision is None else value[decision] - value[best],
     )
 
 
-def measure(hands: int, seed: int, screen: int, check: int) -> list[PassCheck]:
+def measure(hands: int, seed: int, screen: int, check: int, decide: int = 0) -> list[PassCheck]:
     """Check ``hands`` dealt hands, the directions in turn."""
     rules = RuleSet()
     found = []
     for number in range(hands):
         direction = DIRECTIONS[number % len(DIRECTIONS)]
         state = HandState.new(rules, direction, deal_for(seed, number))
-        found.append(check_hand(state, seed + 2 * number, screen, check))
+        found.append(check_hand(state, seed + 2 * number, screen, check, decide))
     return found
 
 
@@ -85,11 +104,13 @@ def render(checks: list[PassCheck], info: dict[str, str]) -> tuple[str, str]:
     """Return the results as plain text and as Markdown."""
     lines = ["# Passes", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
+    decided = all(c.decision_shortfall is not None for c in checks)
     lines += [
         "",
         "| direction | hands | shortfall of the candidates (95% CI) | a candidate is best "
-        "| hearts passed, candidate / best | Q♠ passed, candidate / best |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| hearts passed, candidate / best | Q♠ passed, candidate / best |"
+        + (" shortfall of the decision (95% CI) |" if decided else ""),
+        "| --- | ---: | ---: | ---: | ---: | ---: |" + (" ---: |" if decided else ""),
     ]
     text = []
     for direction in [*DIRECTIONS, "all"]:
@@ -114,11 +135,17 @@ def render(checks: list[PassCheck], info: dict[str, str]) -> tuple[str, str]:
             f"{hearts[0]} / {hearts[1]}",
             f"{queens[0]} / {queens[1]}",
         ]
-        lines.append("| " + " | ".join(cells) + " |")
-        text.append(
+        line = (
             f"{direction:7} {len(rows):4} hands  shortfall {cells[2]}  candidate best {cells[3]}"
             f"  hearts {cells[4]}  Q♠ {cells[5]}"
         )
+        if decided:
+            lost = [c.decision_shortfall for c in rows if c.decision_shortfall is not None]
+            mean, interval = mean_and_interval(lost)
+            cells.append(f"{mean:.2f} ± {interval:.2f}")
+            line += f"  decision {cells[-1]}"
+        lines.append("| " + " | ".join(cells) + " |")
+        text.append(line)
     worst = sorted(checks, key=lambda c: -c.shortfall)[:5]
     lines += ["", "Largest shortfalls (candidate → best set):", ""]
     for c in worst:
@@ -150,21 +177,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="D",
         help=f"fresh deals valuing the finalists again (default {DEFAULT_CHECK})",
     )
+    parser.add_argument(
+        "--decide",
+        type=int,
+        default=0,
+        metavar="D",
+        help="also value the bot's own pass, chosen from D simulated hands (default 0: not)",
+    )
     parser.add_argument("--seed", type=int, default=7, help="seed of the hands and the deals")
     add_markdown_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the hands and print the table."""
-    if min(args.hands, args.screen, args.check) < 1:
-        print("--hands, --screen and --check must be at least 1", file=sys.stderr)
+    if min(args.hands, args.screen, args.check) < 1 or args.decide < 0:
+        print(
+            "--hands, --screen and --check must be at least 1, --decide at least 0", file=sys.stderr
+        )
         return 2
     info = machine_info()
     info["command"] = (
         f"python -m bench passes --hands {args.hands} --screen {args.screen} "
         f"--check {args.check} --seed {args.seed}"
+        + (f" --decide {args.decide}" if args.decide else "")
     )
-    checks = measure(args.hands, args.seed, args.screen, args.check)
+    checks = measure(args.hands, args.seed, args.screen, args.check, args.decide)
     text, markdown = render(checks, info)
     publish(args.markdown, text, markdown)
     return 0
