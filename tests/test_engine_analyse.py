@@ -76,9 +76,8 @@ def test_the_passes_include_the_one_asked_for() -> None:
     values = [entry["value"] for entry in reply["passes"]]
     assert reply["best"] == sets[values.index(min(values))]
     plain = _ask(view, samples=20)
-    assert (
-        plain["passes"] == reply["passes"][: len(candidates)]
-    )  # the same deals with or without it
+    # The same deals with or without the extra set.
+    assert plain["passes"] == reply["passes"][: len(candidates)]
 
 
 def test_a_forced_card_is_valued_too() -> None:
