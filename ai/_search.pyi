@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from ai.search_py import DealPlan, Goal, History, Table
+from ai.search_py import DealPlan, Goal, History, PassRecord, Table
 
 def rollout(
     hands: Sequence[int], table: Table, card: int, seed: int
@@ -26,6 +26,7 @@ def evaluate(
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int
 ) -> list[tuple[int, int, int, int]]: ...
+def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[int]: ...
 def play_evidence(
     deals: Sequence[Sequence[int]], history: History, log_weights: Sequence[int]
 ) -> list[int]: ...

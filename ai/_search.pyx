@@ -697,6 +697,74 @@ def play_evidence(deals, history, log_weights):
         free(totals)
 
 
+cdef enum:
+    GUARD_KEYS = 2 * SIDE
+    MAX_WATCHED = 3
+
+
+cdef inline int guard_key(u64 hand, u64 guard_mask) noexcept nogil:
+    return mdh_popcount(hand & guard_mask) * 2 + <int>((hand >> QUEEN_OF_SPADES) & 1)
+
+
+def pass_evidence(deals, record):
+    """Return, per deal, the summed log-weight of the pass record's watched cards (see the
+    twin)."""
+    observer, passer_of, added, removed, guard_mask, cards, guarded, log_weights = record
+    cdef int n_cards = len(cards)
+    cdef int n_deals = len(deals)
+    cdef int c_observer = observer
+    cdef int c_passer_of[4]
+    cdef u64 c_added[4]
+    cdef u64 c_removed[4]
+    cdef u64 c_guard_mask = guard_mask
+    cdef int c_cards[MAX_WATCHED]
+    cdef char c_guarded[MAX_WATCHED * GUARD_KEYS]
+    cdef i64 c_weights[MAX_WATCHED * 16]
+    cdef u64 hands[4]
+    cdef int keys[4]
+    cdef int index, seat, i, holder, passer, kept, passer_kept
+    cdef i64 total
+    if n_cards > MAX_WATCHED or mdh_popcount(c_guard_mask) >= SIDE:
+        raise ValueError("a pass record counts at most 13 guards and watches at most 3 cards")
+    for seat in range(4):
+        c_passer_of[seat] = passer_of[seat]
+        c_added[seat] = added[seat]
+        c_removed[seat] = removed[seat]
+    for i in range(n_cards):
+        c_cards[i] = cards[i]
+    for i in range(n_cards * GUARD_KEYS):
+        c_guarded[i] = 1 if guarded[i] else 0
+    for i in range(n_cards * 16):
+        c_weights[i] = log_weights[i]
+    results = [0] * n_deals
+    for index in range(n_deals):
+        deal = deals[index]
+        for seat in range(4):
+            if seat != c_observer:
+                hands[seat] = (<u64>deal[seat] | c_added[seat]) & ~c_removed[seat]
+                keys[seat] = guard_key(hands[seat], c_guard_mask)
+        total = 0
+        for i in range(n_cards):
+            holder = -1
+            for seat in range(4):
+                if seat != c_observer and (hands[seat] >> c_cards[i]) & 1:
+                    holder = seat
+                    break
+            if holder < 0:
+                continue
+            passer = c_passer_of[holder]
+            kept = c_guarded[i * GUARD_KEYS + keys[holder]]
+            passer_kept = 0
+            if passer != c_observer:
+                passer_kept = c_guarded[
+                    i * GUARD_KEYS
+                    + guard_key(hands[passer] | ((<u64>1) << c_cards[i]), c_guard_mask)
+                ]
+            total += c_weights[((i * 4 + holder) * 2 + kept) * 2 + passer_kept]
+        results[index] = total
+    return results
+
+
 def sample_deals(plan, int count, u64 seed, u64 first):
     """Draw ``count`` deals from a ``DealPlan``; deal ``d`` is seeded with ``seed + first + d``."""
     known, others, slots, groups, index, options = plan

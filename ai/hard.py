@@ -2,7 +2,7 @@
 
 **Playing.** The bot deals the unseen cards at random among the deals consistent with what it
 knows (``ai.sampler``), weighed by how well each explains the other players' cards so far
-(``ai.inference``), and scores every legal card on each deal: the card is played,
+and the pass (``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
 in an exact search once every hand holds ``LEAF_CARDS`` cards (``DEEP_LEAF_CARDS`` when the
@@ -34,27 +34,24 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
-from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, play_history
+from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
+from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
 from ai.sampler import DealSampler
 from ai.search import Goal, Table, deal_plan, evaluate, policy_card
 from core.cards import (
     FULL_DECK,
     HEARTS,
-    QUEEN_OF_SPADES,
-    SPADES,
     SUIT_MASKS,
     card_text,
     cards_of,
     count,
-    has_card,
-    make_card,
     mask_of,
     rank_of,
     suit_of,
@@ -82,9 +79,8 @@ MATCH_WEIGHT = 150
 #: Pass sets played out from each of two rankings by the danger heuristic (a few more join
 #: them: see ``pass_candidates``).
 PASS_CANDIDATES = 10
-#: A heart's danger when passing, a base plus so much per rank: high hearts are passed early;
-#: the second ranking of pass sets weighs them lightly, and so keeps them.
-HEART_DANGER = (3.0, 1.5)
+#: The second ranking of pass sets weighs hearts lightly (``ai.passing.HEART_DANGER`` is the
+#: first's), and so keeps the high hearts.
 KEPT_HEART_DANGER = (0.0, 0.5)
 #: The lowest heart that counts as a stopper worth keeping (the jack).
 STOPPER_RANK = 9
@@ -94,9 +90,6 @@ MOON_PASS_STRENGTH = 0.3
 BATCH_SECONDS = 0.01
 #: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.
 UNTIMED_SAMPLES = 2000
-
-_KING_OF_SPADES = make_card(11, SPADES)
-_ACE_OF_SPADES = make_card(12, SPADES)
 
 
 def moon_shifts(observation: Observation) -> tuple[int, int, int, int]:
@@ -147,23 +140,6 @@ def table_of(observation: Observation, knowledge: Knowledge) -> Table:
         observation.hearts_broken,
         observation.rules.flags,
     )
-
-
-def pass_danger(card: int, hand: int, hearts: tuple[float, float] = HEART_DANGER) -> float:
-    """Return how much keeping ``card`` in ``hand`` hurts (higher: pass it sooner); a heart's
-    danger is ``hearts``: a base plus so much per rank."""
-    spades = hand & SUIT_MASKS[SPADES]
-    low_spades = count(spades & ((1 << QUEEN_OF_SPADES) - 1))
-    rank = rank_of(card)
-    if card == QUEEN_OF_SPADES:
-        return 30.0 if low_spades < 4 else 6.0
-    if card in (_KING_OF_SPADES, _ACE_OF_SPADES):
-        guarded = low_spades >= 4 or (has_card(hand, QUEEN_OF_SPADES) and low_spades >= 3)
-        return 8.0 if guarded else 22.0
-    if suit_of(card) == HEARTS:
-        base, per_rank = hearts
-        return base + per_rank * rank
-    return float(rank)
 
 
 def ranked_passes(hand: int, hearts: tuple[float, float]) -> list[tuple[int, int, int]]:
@@ -337,9 +313,13 @@ class HardBot:
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
         sampler = DealSampler(knowledge)
-        history = play_history(observation) if self.reader is not None else None
+        model = self.reader
         reader = DealReader(
-            deal_plan(sampler), self._rng.getrandbits(64), history, self.reader or DEFAULT_MODEL
+            deal_plan(sampler),
+            self._rng.getrandbits(64),
+            play_history(observation) if model is not None else None,
+            model or DEFAULT_MODEL,
+            pass_record(observation, model) if model is not None else None,
         )
         seed = self._rng.getrandbits(64)
         totals = [0] * len(legal)
@@ -510,23 +490,3 @@ def _decision(
         "chosen": chosen,
         "exact": exact,
     }
-
-
-def expected_pass(hand: int) -> tuple[int, int, int]:
-    """Return the pass another player is expected to make from ``hand``: its three most
-    dangerous cards by ``pass_danger`` (ties: the higher card)."""
-    ranked = sorted(cards_of(hand), key=lambda card: (-pass_danger(card, hand), -card))
-    first, second, third = sorted(ranked[:3])
-    return first, second, third
-
-
-def exchange(
-    dealt: Sequence[int], passes: Mapping[int, Sequence[int]], direction: str
-) -> list[int]:
-    """Return the hands after every seat passes its cards in ``direction``."""
-    hands = list(dealt)
-    for giver, cards in passes.items():
-        hands[giver] &= ~mask_of(cards)
-    for giver, cards in passes.items():
-        hands[pass_receiver(giver, direction)] |= mask_of(cards)
-    return hands

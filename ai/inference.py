@@ -19,12 +19,25 @@ taken or on the batch sizes, so a seeded search stays reproducible.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ai.search import EVIDENCE_SIZE, DealPlan, History, play_evidence, sample_deals
+from ai.passing import HIGH_SPADES, LOW_SPADES_MASK, spade_guarded
+from ai.search import (
+    EVIDENCE_SIZE,
+    GUARD_KEYS,
+    DealPlan,
+    History,
+    PassRecord,
+    pass_evidence,
+    play_evidence,
+    sample_deals,
+)
+from core.cards import QUEEN_OF_SPADES, cards_of, mask_of
 from core.observation import Observation
+from core.rules import pass_receiver, pass_sender
 
 Deal = tuple[int, int, int, int]
 
@@ -46,6 +59,9 @@ class PlayModel:
     follow: float = 0.4
     discard: float = 0.3
     queen: float = 0.03
+    #: How often a player keeps an unguarded high spade when passing, or passes a guarded one
+    #: (None: the pass is not read).
+    passing: float | None = 0.1
 
     def log_weights(self) -> tuple[int, ...]:
         """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
@@ -74,6 +90,71 @@ def play_history(observation: Observation) -> History | None:
     if not cards or (len(cards) == 1 and leader == observation.seat):
         return None
     return History(leader, cards, observation.seat, observation.rules.flags)
+
+
+def pass_record(observation: Observation, model: PlayModel) -> PassRecord | None:
+    """Return what the seat's pass tells about the high spades, for ``pass_evidence``, or None
+    on a hold hand, before the exchange, or when the model does not read passes.
+
+    Each high spade the seat did not hold before the pass is weighed by how it came to be where
+    a deal puts it: a player passes it with probability ``p = 1 − model.passing`` when it is
+    unguarded there (``ai.passing``), ``p = model.passing`` when guarded. Relative to passes
+    that ignore the card, a card held after the pass by seat ``j`` weighs ``(1 − p_j) + p_k``:
+    ``j`` kept it or its passer ``k`` passed it (of 13 cards, 10 kept and 3 received); when
+    the seat itself passed to ``j``, only keeping is possible and the card weighs
+    ``(1 − p_j) · 13 / 10``. A high spade passed to the seat weighs ``p`` of its passer.
+    """
+    stray = model.passing
+    if stray is None or observation.received is None or observation.passed is None:
+        return None
+    seat = observation.seat
+    direction = observation.direction
+    played = observation.played_by
+    received = mask_of(observation.received)
+    passed = mask_of(observation.passed)
+    before = (observation.hand | played[seat] | passed) & ~received
+    giver = pass_sender(seat, direction)
+    receiver = pass_receiver(seat, direction)
+    passer_of = (
+        pass_sender(0, direction),
+        pass_sender(1, direction),
+        pass_sender(2, direction),
+        pass_sender(3, direction),
+    )
+    added = tuple(played[other] | (received if other == giver else 0) for other in range(4))
+    removed = tuple(passed if other == receiver else 0 for other in range(4))
+    cards = tuple(card for card in HIGH_SPADES if not before >> card & 1)
+    low_spades = cards_of(LOW_SPADES_MASK)
+    guard_table: list[int] = []
+    log_weights: list[int] = []
+
+    def passes(guarded: int) -> float:
+        return stray if guarded else 1.0 - stray
+
+    for card in cards:
+        for key in range(GUARD_KEYS):
+            low, queen = divmod(key, 2)
+            hand = mask_of(low_spades[:low]) | queen << QUEEN_OF_SPADES | 1 << card
+            guard_table.append(int(spade_guarded(card, hand)))
+        for holder in range(4):
+            for guarded, passer_guarded in itertools.product((0, 1), repeat=2):
+                if received >> card & 1:
+                    weight = passes(guarded) if holder == giver else 1.0
+                elif passer_of[holder] == seat:
+                    weight = (1.0 - passes(guarded)) * 13 / 10
+                else:
+                    weight = (1.0 - passes(guarded)) + passes(passer_guarded)
+                log_weights.append(round(LOG_UNIT * math.log(weight)))
+    return PassRecord(
+        seat,
+        passer_of,
+        (added[0], added[1], added[2], added[3]),
+        (removed[0], removed[1], removed[2], removed[3]),
+        LOW_SPADES_MASK,
+        cards,
+        tuple(guard_table),
+        tuple(log_weights),
+    )
 
 
 def effective_size(weights: Sequence[float]) -> float:
@@ -133,6 +214,7 @@ class DealReader:
     seed: int
     history: History | None
     model: PlayModel = DEFAULT_MODEL
+    passes: PassRecord | None = None
     powers: list[float] = field(default_factory=list)
     _table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
@@ -142,7 +224,7 @@ class DealReader:
 
     def draw(self, first: int, count: int) -> list[Deal]:
         """Return ``count`` deals starting at deal number ``first`` of the decision."""
-        if self.history is None:
+        if self.history is None and self.passes is None:
             return sample_deals(self.plan, count, self.seed, first)
         deals: list[Deal] = []
         number = first
@@ -156,10 +238,14 @@ class DealReader:
     def _resampled(self, block: int) -> list[Deal]:
         if self._block is not None and self._block[0] == block:
             return self._block[1]
-        assert self.history is not None
         size = BLOCK * POOL_FACTOR
         pool = sample_deals(self.plan, size, self.seed, block * size)
-        log_weights = play_evidence(pool, self.history, self._table)
+        log_weights = [0] * size
+        if self.history is not None:
+            log_weights = play_evidence(pool, self.history, self._table)
+        if self.passes is not None:
+            from_passes = pass_evidence(pool, self.passes)
+            log_weights = [a + b for a, b in zip(log_weights, from_passes, strict=True)]
         weights, power = tempered_weights(log_weights, BLOCK)
         self.powers.append(power)
         offset = ((self.seed ^ (block * _GOLDEN)) * _GOLDEN & _MASK64) / 2.0**64

@@ -136,12 +136,8 @@ def reconstruct(observation: Observation, rng: random.Random) -> Reconstruction:
         now = DealSampler(knowledge).sample(rng)
     except InconsistentKnowledgeError as error:
         raise ReconstructionError(f"no deal fits the observation: {error}") from error
-    played_by = [0, 0, 0, 0]
-    plays = []
-    for trick in observation.tricks:
-        for position, card in enumerate(trick.cards):
-            played_by[(trick.leader + position) % 4] |= 1 << card
-            plays.append(card)
+    played_by = observation.played_by
+    plays = [card for trick in observation.tricks for card in trick.cards]
     after_exchange = [now[seat] | played_by[seat] for seat in range(4)]
     direction = observation.direction
     if direction == "hold":

@@ -8,13 +8,24 @@ sampling. ``deal_plan`` is plain Python in both cases (it runs once per decision
 from __future__ import annotations
 
 from ai import search_py
-from ai.search_py import EPSILON, EVIDENCE_SIZE, DealPlan, Goal, History, Table, deal_plan
+from ai.search_py import (
+    EPSILON,
+    EVIDENCE_SIZE,
+    GUARD_KEYS,
+    DealPlan,
+    Goal,
+    History,
+    PassRecord,
+    Table,
+    deal_plan,
+)
 from core.native import load_native, same_function
 
 _implementation, COMPILED = load_native("ai._search", search_py)
 
 evaluate = same_function(search_py.evaluate, _implementation)
 exact = same_function(search_py.exact, _implementation)
+pass_evidence = same_function(search_py.pass_evidence, _implementation)
 play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
 rollout = same_function(search_py.rollout, _implementation)
@@ -25,13 +36,16 @@ __all__ = [
     "COMPILED",
     "EPSILON",
     "EVIDENCE_SIZE",
+    "GUARD_KEYS",
     "DealPlan",
     "Goal",
     "History",
+    "PassRecord",
     "Table",
     "deal_plan",
     "evaluate",
     "exact",
+    "pass_evidence",
     "play_evidence",
     "policy_card",
     "rollout",

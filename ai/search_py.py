@@ -47,7 +47,8 @@ trick's start.
 was its sampled hand plus the cards it has played since) and sums, over every play of another
 seat that had a choice, a log-weight from a table: by the kind of play (one where the policy
 would throw the Q♠, else a lead, a follow, a discard), by whether the rollout policy would have
-played that card, and by the number of legal cards.
+played that card, and by the number of legal cards. ``pass_evidence`` weighs the high spades by
+where a deal puts them after the pass (``PassRecord``; ``ai.inference.pass_record`` builds it).
 
 **Sampling.** ``deal_plan`` flattens a ``DealSampler`` (the ways to split each card group among
 the other seats) into plain numbers; ``sample_deals`` then draws deals from it exactly as the
@@ -150,6 +151,33 @@ class History(NamedTuple):
 LEAD, FOLLOW, DISCARD, QUEEN = 0, 1, 2, 3
 #: Entries of an evidence table: ``((kind * 2 + agreed) * 14 + legal_count)``.
 EVIDENCE_SIZE = 4 * 2 * _SIDE
+
+
+class PassRecord(NamedTuple):
+    """What the observer's pass tells, as ``pass_evidence`` weighs it on a deal.
+
+    Seat ``m``'s hand before the pass is estimated as its hand in the deal, plus ``added[m]``
+    (cards it has played, and the cards it passed to the observer), minus ``removed[m]`` (the
+    cards the observer passed it). Its *key* is ``2 · |hand ∩ guard_mask| + holds the Q♠``.
+    For watched card ``i`` (``cards[i]``), held before the pass by seat ``j`` whose passer is
+    ``k``: ``guarded[i * GUARD_KEYS + key]`` says whether ``j`` (or ``k``, with the card added
+    to its hand) would keep the card, and the deal's log-weight gains
+    ``log_weights[((i * 4 + j) * 2 + guarded_j) * 2 + guarded_k]`` (``guarded_k`` is 0 when
+    ``k`` is the observer).
+    """
+
+    observer: int
+    passer_of: tuple[int, int, int, int]
+    added: tuple[int, int, int, int]
+    removed: tuple[int, int, int, int]
+    guard_mask: int
+    cards: tuple[int, ...]
+    guarded: tuple[int, ...]
+    log_weights: tuple[int, ...]
+
+
+#: Keys of a guard table per watched card (see ``PassRecord``).
+GUARD_KEYS = 2 * _SIDE
 
 
 class _Pos:
@@ -706,6 +734,41 @@ def play_evidence(
             _apply(pos, card, flags)
         results.append(total)
     return results
+
+
+def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[int]:
+    """Return, per deal (every seat's current hand), the summed log-weight of the record's
+    watched cards (see ``PassRecord``)."""
+    observer = record.observer
+    if record.guard_mask.bit_count() >= _SIDE or len(record.cards) > 3:
+        raise ValueError("a pass record counts at most 13 guards and watches at most 3 cards")
+    others = [seat for seat in range(4) if seat != observer]
+    results = []
+    for deal in deals:
+        hands = [0, 0, 0, 0]
+        keys = [0, 0, 0, 0]
+        for seat in others:
+            hand = (deal[seat] | record.added[seat]) & ~record.removed[seat]
+            hands[seat] = hand
+            keys[seat] = _guard_key(hand, record.guard_mask)
+        total = 0
+        for index, card in enumerate(record.cards):
+            holder = next((seat for seat in others if hands[seat] >> card & 1), -1)
+            if holder < 0:
+                continue
+            passer = record.passer_of[holder]
+            guarded = record.guarded[index * GUARD_KEYS + keys[holder]]
+            passer_guarded = 0
+            if passer != observer:
+                key = _guard_key(hands[passer] | 1 << card, record.guard_mask)
+                passer_guarded = record.guarded[index * GUARD_KEYS + key]
+            total += record.log_weights[((index * 4 + holder) * 2 + guarded) * 2 + passer_guarded]
+        results.append(total)
+    return results
+
+
+def _guard_key(hand: int, guard_mask: int) -> int:
+    return (hand & guard_mask).bit_count() * 2 + (hand >> _QUEEN_OF_SPADES & 1)
 
 
 def policy_card(hands: Sequence[int], table: Table) -> int:

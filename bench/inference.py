@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ai.bot import close_bot
-from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, play_history
+from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import read_knowledge
 from ai.registry import make_bot
 from ai.sampler import DealSampler
@@ -66,20 +66,25 @@ class Tally:
 
 
 def parse_model(text: str) -> PlayModel:
-    """Return a play model from ``LEAD,FOLLOW,DISCARD,QUEEN`` explorations (each 0..1)."""
-    form = "four numbers in (0, 1], LEAD,FOLLOW,DISCARD,QUEEN"
+    """Return a play model from ``LEAD,FOLLOW,DISCARD,QUEEN[,PASS]`` explorations (each in
+    (0, 1]; without PASS, in (0, 1), the pass is not read)."""
+    form = "four numbers in (0, 1], LEAD,FOLLOW,DISCARD,QUEEN, and maybe PASS in (0, 1)"
     try:
         values = [float(part) for part in text.split(",")]
     except ValueError:
         raise ValueError(f"a model is {form}, got {text!r}") from None
-    if len(values) != 4 or not all(0.0 < value <= 1.0 for value in values):
+    if len(values) not in (4, 5) or not all(0.0 < value <= 1.0 for value in values[:4]):
         raise ValueError(f"a model is {form}, got {text!r}")
-    return PlayModel(values[0], values[1], values[2], values[3])
+    passing = values[4] if len(values) == 5 else None
+    if passing is not None and not 0.0 < passing < 1.0:
+        raise ValueError(f"a model is {form}, got {text!r}")
+    return PlayModel(values[0], values[1], values[2], values[3], passing)
 
 
 def model_name(model: PlayModel) -> str:
     """Return a model as its command-line form."""
-    return f"{model.lead:g},{model.follow:g},{model.discard:g},{model.queen:g}"
+    name = f"{model.lead:g},{model.follow:g},{model.discard:g},{model.queen:g}"
+    return name if model.passing is None else f"{name},{model.passing:g}"
 
 
 def play_positions(
@@ -130,7 +135,8 @@ def measure(
             knowledge = read_knowledge(observation)
             hidden = cards_of(knowledge.free)
             history = play_history(observation)
-            if not hidden or history is None:
+            records = {model_name(model): pass_record(observation, model) for model in models}
+            if not hidden or (history is None and all(r is None for r in records.values())):
                 continue
             holder = {card: seat for seat in range(4) for card in cards_of(true_hands[seat])}
             sampler = DealSampler(knowledge)
@@ -138,7 +144,8 @@ def measure(
             plan = deal_plan(sampler)
             drawn = {}
             for model in models:
-                reader = DealReader(plan, rng.getrandbits(64), history, model)
+                name = model_name(model)
+                reader = DealReader(plan, rng.getrandbits(64), history, model, records[name])
                 drawn[model_name(model)] = reader.draw(0, deals)
             for card in hidden:
                 labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
@@ -199,9 +206,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--models",
         default=model_name(DEFAULT_MODEL),
-        metavar="L,F,D,Q[;L,F,D,Q]",
-        help="play models to compare: exploration of leads, follows, discards and plays "
-        "where the Q♠ could be thrown "
+        metavar="L,F,D,Q[,P][;...]",
+        help="play models to compare: exploration of leads, follows, discards, plays "
+        "where the Q♠ could be thrown and (if given) passes that keep an unguarded high spade "
         f"(default: the hard bot's, {model_name(DEFAULT_MODEL)})",
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deals and samples")

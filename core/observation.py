@@ -59,6 +59,15 @@ class Observation:
         return mask
 
     @property
+    def played_by(self) -> tuple[int, int, int, int]:
+        """Return, per seat, the mask of the cards it has played this hand."""
+        played = [0, 0, 0, 0]
+        for trick in self.tricks:
+            for position, card in enumerate(trick.cards):
+                played[(trick.leader + position) % 4] |= 1 << card
+        return played[0], played[1], played[2], played[3]
+
+    @property
     def hearts_broken(self) -> bool:
         """Return whether hearts have been broken this hand."""
         for trick in self.tricks:

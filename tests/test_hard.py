@@ -218,7 +218,7 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
     assert any("evidence" in decision for decision in decisions)
     for name in ("evaluate", "policy_card"):
         monkeypatch.setattr(hard, name, getattr(search_py, name))
-    for name in ("sample_deals", "play_evidence"):
+    for name in ("sample_deals", "play_evidence", "pass_evidence"):
         monkeypatch.setattr(inference, name, getattr(search_py, name))
     for observation, expected in zip(observations, decisions, strict=True):
         bot = HardBot(seed=2, max_samples=6)
@@ -383,7 +383,7 @@ def test_moon_shifts_follow_the_moon_rule() -> None:
 
 
 def test_other_players_are_expected_to_pass_their_most_dangerous_cards() -> None:
-    from ai.hard import expected_pass
+    from ai.passing import expected_pass
 
     hand = mask_of(parse_cards("QS 3S 2C 5C 9C 3D 4D 7D 2H 3H 4H 6H 8H"))
     assert set(expected_pass(hand)) == set(parse_cards("QS 8H 6H"))
@@ -394,7 +394,7 @@ def test_other_players_are_expected_to_pass_their_most_dangerous_cards() -> None
 
 
 def test_the_exchange_moves_each_pass_to_its_receiver() -> None:
-    from ai.hard import exchange, expected_pass
+    from ai.passing import exchange, expected_pass
 
     rng = random.Random(4)
     for direction in ("left", "right", "across"):

@@ -13,6 +13,7 @@ from ai.inference import (
     DealReader,
     PlayModel,
     effective_size,
+    pass_record,
     play_history,
     resample,
     tempered_weights,
@@ -20,7 +21,7 @@ from ai.inference import (
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
 from ai.search import deal_plan, sample_deals
-from core.cards import QUEEN_OF_SPADES, parse_card
+from core.cards import QUEEN_OF_SPADES, cards_of, parse_card
 from core.hand import HandState
 from core.observation import Observation
 from core.rules import RuleSet
@@ -129,3 +130,77 @@ def test_the_model_table_ranks_an_agreeing_play_above_a_straying_one() -> None:
     assert table[(2 * 2 + 1) * 14 + 5] - table[(2 * 2) * 14 + 5] > (
         table[(0 * 2 + 1) * 14 + 5] - table[(0 * 2) * 14 + 5]
     )
+
+
+def _passed_observation(
+    direction: str, ours: str, passes: dict[int, str], firsts: dict[int, str] | None = None
+) -> Observation:
+    """Deal seat 0 ``ours``, each seat of ``firsts`` its cards, the rest in turn; the seats of
+    ``passes`` pass the named cards, the others their three lowest cards but the Q♠; return
+    seat 0's view after the exchange."""
+    dealt = [_mask(*ours.split()), 0, 0, 0]
+    for seat, texts in (firsts or {}).items():
+        dealt[seat] = _mask(*texts.split())
+    taken = dealt[0] | dealt[1] | dealt[2] | dealt[3]
+    rest = iter(card for card in range(52) if not taken >> card & 1)
+    for seat in (1, 2, 3):
+        while dealt[seat].bit_count() < 13:
+            dealt[seat] |= 1 << next(rest)
+    hand = HandState.new(RuleSet(), direction, dealt)
+    for seat in range(4 if direction != "hold" else 0):
+        named = passes.get(seat)
+        if named is not None:
+            cards = [parse_card(text) for text in named.split()]
+        else:
+            cards = [c for c in cards_of(dealt[seat]) if c != QUEEN_OF_SPADES][:3]
+        hand.submit_pass(seat, cards)
+    return hand.observation(0, (0, 0, 0, 0))
+
+
+def _reader_and_uniform(
+    observation: Observation,
+) -> tuple[list[tuple[int, int, int, int]], DealSampler]:
+    knowledge = read_knowledge(observation)
+    sampler = DealSampler(knowledge)
+    record = pass_record(observation, PlayModel())
+    assert record is not None
+    reader = DealReader(deal_plan(sampler), 3, play_history(observation), PlayModel(), record)
+    deals = reader.draw(0, 2048)
+    assert reader.mean_power() is not None
+    return deals, sampler
+
+
+@pytest.mark.parametrize(("direction", "receiver"), [("across", 2), ("left", 1), ("right", 3)])
+def test_the_seat_we_passed_to_rarely_holds_an_unguarded_queen(
+    direction: str, receiver: int
+) -> None:
+    # With seven low spades ours, no other seat can guard the Q♠: the seat we passed to would
+    # have passed it on, so it holds it only by straying from the model.
+    observation = _passed_observation(
+        direction, "2C 2S 3S 4S 5S 6S 7S 8S 3D 4D 5D 6D 7D", {0: "5D 6D 7D"}
+    )
+    assert play_history(observation) is None
+    deals, sampler = _reader_and_uniform(observation)
+    uniform = sampler.probabilities[QUEEN_OF_SPADES][receiver]
+    assert uniform > 0.25
+    assert _deals_with_queen(deals, receiver) < uniform / 3
+    # A model that does not read passes, or a hand without passes, gives no record.
+    assert pass_record(observation, PlayModel(passing=None)) is None
+    held = _passed_observation("hold", "2C 2S 3S 4S 5S 6S 7S 8S 3D 4D 5D 6D 7D", {})
+    assert pass_record(held, PlayModel()) is None
+
+
+def test_a_high_spade_passed_to_us_says_its_passer_had_few_low_spades() -> None:
+    # Passing to the left, seat 3 gives us the K♠: it was unguarded there, so seat 3 holds
+    # fewer of the ten low spades than uniform sampling gives it.
+    observation = _passed_observation(
+        "left",
+        "2C 3C 4C 5C 6C 2D 3D 4D 5D 6D 7D 8D 9D",
+        {0: "3C 4C 5C", 3: "KS 8H 9H"},
+        {3: "KS 8H 9H AC KC QC JC TC 9C AD KD QD JD"},
+    )
+    deals, sampler = _reader_and_uniform(observation)
+    low = _mask("2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "TS", "JS")
+    uniform = sum(sampler.probabilities[card][3] for card in cards_of(low))
+    read = sum((deal[3] & low).bit_count() for deal in deals) / len(deals)
+    assert read < uniform - 0.5, (read, uniform)

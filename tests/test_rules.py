@@ -298,3 +298,18 @@ def test_unknown_rule_options_are_refused() -> None:
     with pytest.raises(RulesOptionError, match="end_score"):
         RuleSet.from_dict({"end_score": True})
     assert RuleSet.from_dict(RuleSet(moon="auto").to_dict()) == RuleSet(moon="auto")
+
+
+def test_an_observation_knows_who_played_each_card() -> None:
+    dealt = [sum(1 << card for card in range(seat, 52, 4)) for seat in range(4)]
+    hand = HandState.new(RuleSet(), "hold", dealt)
+    played: list[int] = [0, 0, 0, 0]
+    for _ in range(7):
+        seat = hand.turn
+        assert seat is not None
+        card = min(c for c in range(52) if hand.legal_mask(seat) >> c & 1)
+        hand.play(seat, card)
+        played[seat] |= 1 << card
+    observation = hand.observation(2, (0, 0, 0, 0))
+    assert observation.played_by == tuple(played)
+    assert observation.played_mask == sum(played)

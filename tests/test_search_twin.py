@@ -579,3 +579,71 @@ def test_play_evidence_weighs_each_other_play_by_kind_agreement_and_choices(
             hand.rules.flags,
         )
         assert kernel.play_evidence([tuple(hand.hands)], history, table) == [expected]
+
+
+def random_pass_record(rng: random.Random, observer: int) -> search_py.PassRecord:
+    """Return a pass record with random masks and random 40-bit tables (any entry wrongly
+    picked changes a sum)."""
+    offset = rng.choice((1, 2, 3))
+    passer_of = tuple((seat - offset) % 4 for seat in range(4))
+    watched = rng.sample((QUEEN_OF_SPADES, QUEEN_OF_SPADES - 1, QUEEN_OF_SPADES + 1), 3)
+    cards = tuple(watched[: rng.randrange(4)])
+    return search_py.PassRecord(
+        observer,
+        (passer_of[0], passer_of[1], passer_of[2], passer_of[3]),
+        (rng.getrandbits(52), rng.getrandbits(52), rng.getrandbits(52), rng.getrandbits(52)),
+        (rng.getrandbits(52), rng.getrandbits(52), rng.getrandbits(52), rng.getrandbits(52)),
+        sum(1 << card for card in rng.sample(range(52), rng.randrange(14))),
+        cards,
+        tuple(rng.randrange(2) for _ in range(len(cards) * search_py.GUARD_KEYS)),
+        tuple(rng.getrandbits(40) - (1 << 39) for _ in range(len(cards) * 16)),
+    )
+
+
+@needs_compiled
+def test_pass_evidence_agrees_on_many_positions() -> None:
+    rng = random.Random(31)
+    for _ in range(300):
+        observer = rng.randrange(4)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        deals = [
+            tuple(sum(1 << c for c in deck[s * 13 : s * 13 + rng.randrange(14)]) for s in range(4))
+            for _ in range(5)
+        ]
+        record = random_pass_record(rng, observer)
+        assert compiled.pass_evidence(deals, record) == search_py.pass_evidence(deals, record)
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_pass_evidence_weighs_each_watched_card_by_its_holder_and_their_guards(
+    kernel: ModuleType,
+) -> None:
+    # Recompute every watched card's entry from its definition on random deals and records.
+    rng = random.Random(13)
+    for _ in range(200):
+        observer = rng.randrange(4)
+        record = random_pass_record(rng, observer)
+        deck = list(range(52))
+        rng.shuffle(deck)
+        deal = tuple(sum(1 << c for c in deck[s * 13 : s * 13 + 13]) for s in range(4))
+        hands = [(deal[s] | record.added[s]) & ~record.removed[s] for s in range(4)]
+
+        expected = 0
+        for index, card in enumerate(record.cards):
+            holders = [s for s in range(4) if s != observer and hands[s] >> card & 1]
+            if not holders:
+                continue
+            holder = holders[0]
+            passer = record.passer_of[holder]
+            passer_kept = 0
+            if passer != observer:
+                passer_kept = _kept(record, index, hands[passer] | 1 << card)
+            slot = ((index * 4 + holder) * 2 + _kept(record, index, hands[holder])) * 2
+            expected += record.log_weights[slot + passer_kept]
+        assert kernel.pass_evidence([deal], record) == [expected]
+
+
+def _kept(record: search_py.PassRecord, index: int, hand: int) -> int:
+    key = (hand & record.guard_mask).bit_count() * 2 + (hand >> QUEEN_OF_SPADES & 1)
+    return record.guarded[index * search_py.GUARD_KEYS + key]
