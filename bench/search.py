@@ -3,13 +3,14 @@
 Measures rollouts (whole hands from the deal, and from positions in mid-hand), sampled deals
 (compiled, twin, and ``DealSampler.sample``), exact endgame searches, and the hard bot's
 decisions: per second at fixed sample counts, and time and samples at a few think budgets (for
-plays and for passes).
+plays and for passes), and what reading the other players costs in deals early in a hand.
 All timing is single-threaded; each rate is the best of three rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import functools
 import importlib
 import random
@@ -23,7 +24,9 @@ from types import ModuleType
 from ai import search, search_py
 from ai.bot import Budget
 from ai.hard import HardBot, table_of
+from ai.inference import DEFAULT_MODEL, PlayModel
 from ai.knowledge import read_knowledge
+from ai.passing import expected_pass
 from ai.sampler import DealSampler
 from ai.search_py import DealPlan, Goal, Table, deal_plan
 from bench import add_markdown_option, best_rate, machine_info, publish
@@ -60,6 +63,8 @@ class Workload:
     plans: list[DealPlan]
     samplers: list[DealSampler]
     passes: list[Observation]
+    #: Early positions (the first two tricks) of the same deals played after a pass.
+    early: list[Observation]
 
 
 def _table(hand: HandState) -> Table:
@@ -73,7 +78,7 @@ def _table(hand: HandState) -> Table:
 def build_workload(seed: int, hands: int = HANDS) -> Workload:
     """Play ``hands`` random hands; keep deals, mid-hand positions, endgames, decisions."""
     rng = random.Random(seed)
-    workload = Workload([], [], {3: [], 4: [], 5: []}, [], [], [], [])
+    workload = Workload([], [], {3: [], 4: [], 5: []}, [], [], [], [], [])
     for number in range(hands):
         deck = list(range(52))
         rng.shuffle(deck)
@@ -83,6 +88,8 @@ def build_workload(seed: int, hands: int = HANDS) -> Workload:
         workload.passes.append(
             HandState.new(STANDARD_RULES, direction, deal).observation(0, (0, 0, 0, 0))
         )
+        # A generator of its own, so the other positions stay those of earlier runs.
+        workload.early.append(_early_position(deal, direction, random.Random(f"{seed} {number}")))
         hand = HandState.new(STANDARD_RULES, "hold", deal)
         middle = rng.randrange(4, 36)
         # Keep one position with about 4 and one with about 3 cards in every hand, and the start
@@ -105,6 +112,21 @@ def build_workload(seed: int, hands: int = HANDS) -> Workload:
                 workload.plans.append(deal_plan(sampler))
             hand.play(seat, rng.choice(legal))
     return workload
+
+
+def _early_position(deal: list[int], direction: str, rng: random.Random) -> Observation:
+    """Return a position of the first two tricks of ``deal`` after every seat passes its most
+    dangerous cards (``ai.passing.expected_pass``), the cards played at random."""
+    hand = HandState.new(STANDARD_RULES, direction, deal)
+    for giver in range(4):
+        hand.submit_pass(giver, expected_pass(deal[giver]))
+    for _ in range(rng.randrange(8)):
+        player = hand.turn
+        assert player is not None
+        hand.play(player, rng.choice(cards_of(hand.legal_mask(player))))
+    seat = hand.turn
+    assert seat is not None
+    return hand.observation(seat, (0, 0, 0, 0))
 
 
 def _deal_rollouts(kernel: ModuleType, deals: list[list[int]]) -> Callable[[int], int]:
@@ -258,14 +280,16 @@ def _decide(observation: Observation, bot: HardBot, budget: Budget | None) -> tu
 
 
 def _budget_rows(
-    observations: Sequence[Observation], budgets_ms: Sequence[float]
+    observations: Sequence[Observation],
+    budgets_ms: Sequence[float],
+    reader: PlayModel | None = DEFAULT_MODEL,
 ) -> tuple[list[list[str]], list[tuple[float, float]]]:
-    """Time the hard bot at each think budget on ``observations``: the table's rows and
-    (budget, p95 ms) per budget."""
+    """Time the hard bot (reading the others with ``reader``) at each think budget on
+    ``observations``: the table's rows and (budget, p95 ms) per budget."""
     rows = []
     p95s = []
     for budget in budgets_ms:
-        bot = HardBot(seed=1)
+        bot = HardBot(seed=1, reader=reader)
         runs = [_decide(observation, bot, Budget.for_ms(budget)) for observation in observations]
         times = sorted(ms for ms, _ in runs)
         p95 = times[min(len(times) - 1, round(0.95 * len(times)))]
@@ -327,6 +351,26 @@ def decision_tables(
     return tables, p95s
 
 
+def reading_table(early: Sequence[Observation], budget_ms: float) -> ResultTable:
+    """Time the hard bot at ``budget_ms`` on ``early`` positions of hands with a pass, reading
+    the plays and the pass, the plays only, and nothing (uniform deals)."""
+    readers = (
+        ("plays and the pass", DEFAULT_MODEL),
+        ("plays only", dataclasses.replace(DEFAULT_MODEL, passing=None)),
+        ("nothing (uniform deals)", None),
+    )
+    rows = []
+    for label, reader in readers:
+        row = _budget_rows(early, [budget_ms], reader)[0][0]
+        rows.append([label, *row[1:]])
+    return (
+        f"Hard bot decisions at {budget_ms:g} ms early in a hand, by what it reads "
+        f"({len(early)} positions of the first two tricks after a pass)",
+        ["reads", "samples (median)", "ms p50 / p95 / max"],
+        rows,
+    )
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this benchmark's options to its command."""
     parser.add_argument(
@@ -370,6 +414,8 @@ def run(args: argparse.Namespace) -> int:
         workload.passes[:BUDGET_POSITIONS],
     )
     results += decisions
+    if budgets:
+        results.append(reading_table(workload.early[:BUDGET_POSITIONS], budgets[0]))
     targets = [
         [
             f"rollouts, Cython ≥ {TARGET_ROLLOUT_RATIO:g}× pure Python",

@@ -1,0 +1,47 @@
+"""The search benchmark's workload and its table of what reading the other players costs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ai.hard import HardBot
+from ai.inference import DEFAULT_MODEL
+from bench import search
+
+
+def test_early_positions_follow_a_pass_within_the_first_two_tricks() -> None:
+    workload = search.build_workload(5, hands=6)
+    assert len(workload.early) == 6
+    for observation in workload.early:
+        assert observation.received is not None and observation.passed is not None
+        assert sum(len(trick.cards) for trick in observation.tricks) < 8
+    # The other positions do not depend on the early ones.
+    again = search.build_workload(5, hands=6)
+    assert again.middles == workload.middles and again.early == workload.early
+
+
+def test_the_reading_table_times_each_reader_on_the_same_positions(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    readers: list[Any] = []
+
+    class Recording(HardBot):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            readers.append(kwargs.get("reader", DEFAULT_MODEL))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(search, "HardBot", Recording)
+    early = search.build_workload(5, hands=2).early
+    title, _, rows = search.reading_table(early, 5)
+    assert "5 ms" in title and "2 positions" in title
+    assert [row[0] for row in rows] == [
+        "plays and the pass",
+        "plays only",
+        "nothing (uniform deals)",
+    ]
+    assert all(int(row[1].replace(",", "")) > 0 for row in rows)
+    assert readers[0] == DEFAULT_MODEL and DEFAULT_MODEL.passing is not None
+    assert readers[1] is not None and readers[1].passing is None
+    assert readers[1].lead == DEFAULT_MODEL.lead and readers[2] is None
