@@ -146,7 +146,7 @@ def measure(
             for model in models:
                 name = model_name(model)
                 reader = DealReader(plan, rng.getrandbits(64), history, model, records[name])
-                drawn[model_name(model)] = reader.draw(0, deals)
+                drawn[name] = reader.draw(0, deals)
             for card in hidden:
                 labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
                 true = holder[card]
