@@ -7,7 +7,8 @@ softened model of play: the rollout policy's card (``ai.search_py``), mixed with
 random legal card with probability ``exploration``, one per kind of play. Leads say little,
 discards more, and a player who could throw the Q♠ safely and does not almost surely lacks it.
 Deals are then drawn from the pool in proportion to their weights (importance resampling),
-``BLOCK`` at a time from a pool ``POOL_FACTOR`` times larger.
+``BLOCK`` at a time from a pool ``POOL_FACTOR`` times larger (or as many times as the reader is
+told).
 
 When the weights collapse onto a few deals (the model is too sure, or wrong), they are tempered:
 raised to the largest power in [0, 1] that keeps the pool's effective sample size at least
@@ -215,6 +216,8 @@ class DealReader:
     history: History | None
     model: PlayModel = DEFAULT_MODEL
     passes: PassRecord | None = None
+    #: Deals drawn uniformly per deal kept (a larger pool lets the evidence weigh more fully).
+    pool_factor: int = POOL_FACTOR
     powers: list[float] = field(default_factory=list)
     _table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
@@ -238,7 +241,7 @@ class DealReader:
     def _resampled(self, block: int) -> list[Deal]:
         if self._block is not None and self._block[0] == block:
             return self._block[1]
-        size = BLOCK * POOL_FACTOR
+        size = BLOCK * self.pool_factor
         pool = sample_deals(self.plan, size, self.seed, block * size)
         log_weights = [0] * size
         if self.history is not None:

@@ -6,7 +6,8 @@ share of that seat's sampled deals giving the card to its true holder. Uniform s
 (``DealSampler.probabilities``, exact) is compared with the play-reading sampler
 (``ai.inference.DealReader``, as the hard bot draws deals) under one or more play models. The
 mean is reported for the Q♠, the A♠, the K♠ and all hidden cards, with a 95% confidence
-interval over hands (positions of one hand are not independent).
+interval over hands (positions of one hand are not independent), with how fully each sampler
+weighed the evidence (the mean tempering power: 1 in full, 0 not at all).
 """
 
 from __future__ import annotations
@@ -18,7 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ai.bot import close_bot
-from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
+from ai.inference import (
+    DEFAULT_MODEL,
+    POOL_FACTOR,
+    DealReader,
+    PlayModel,
+    pass_record,
+    play_history,
+)
 from ai.knowledge import read_knowledge
 from ai.registry import make_bot
 from ai.sampler import DealSampler
@@ -81,6 +89,17 @@ def parse_model(text: str) -> PlayModel:
     return PlayModel(values[0], values[1], values[2], values[3], passing)
 
 
+def parse_pool(text: str) -> int:
+    """Return a pool size: a whole number of deals drawn per deal kept, 1 to 256."""
+    try:
+        pool = int(text)
+    except ValueError:
+        pool = 0
+    if not 1 <= pool <= 256:
+        raise ValueError(f"a pool is a whole number from 1 to 256, got {text!r}")
+    return pool
+
+
 def model_name(model: PlayModel) -> str:
     """Return a model as its command-line form."""
     name = f"{model.lead:g},{model.follow:g},{model.discard:g},{model.queen:g}"
@@ -121,32 +140,50 @@ def play_positions(
     return found
 
 
+@dataclass(frozen=True)
+class Reader:
+    """One play-reading sampler to measure: a play model and the pool it resamples from."""
+
+    model: PlayModel
+    pool_factor: int = POOL_FACTOR
+
+    @property
+    def name(self) -> str:
+        """Return the model's command-line form, with the pool when it is not the default."""
+        name = model_name(self.model)
+        return name if self.pool_factor == POOL_FACTOR else f"{name} pool×{self.pool_factor}"
+
+
 def measure(
     hands: Sequence[list[tuple[Observation, tuple[int, ...]]]],
-    models: Sequence[PlayModel],
+    readers: Sequence[Reader],
     deals: int,
     seed: int,
 ) -> dict[str, Tally]:
-    """Return a tally per sampler: ``uniform`` and each model's name."""
-    tallies = {"uniform": Tally(), **{model_name(model): Tally() for model in models}}
+    """Return a tally per sampler: ``uniform`` and each reader's name."""
+    tallies = {"uniform": Tally(), **{reader.name: Tally() for reader in readers}}
     rng = random.Random(seed)
     for number, views in enumerate(hands):
         for observation, true_hands in views:
             knowledge = read_knowledge(observation)
             hidden = cards_of(knowledge.free)
             history = play_history(observation)
-            records = {model_name(model): pass_record(observation, model) for model in models}
-            if not hidden or (history is None and all(r is None for r in records.values())):
+            records = [pass_record(observation, reader.model) for reader in readers]
+            if not hidden or (history is None and all(r is None for r in records)):
                 continue
             holder = {card: seat for seat in range(4) for card in cards_of(true_hands[seat])}
             sampler = DealSampler(knowledge)
             uniform = sampler.probabilities
             plan = deal_plan(sampler)
             drawn = {}
-            for model in models:
-                name = model_name(model)
-                reader = DealReader(plan, rng.getrandbits(64), history, model, records[name])
-                drawn[name] = reader.draw(0, deals)
+            for reader, record in zip(readers, records, strict=True):
+                deal_reader = DealReader(
+                    plan, rng.getrandbits(64), history, reader.model, record, reader.pool_factor
+                )
+                drawn[reader.name] = deal_reader.draw(0, deals)
+                power = deal_reader.mean_power()
+                if power is not None:
+                    tallies[reader.name].add(number, "power", power)
             for card in hidden:
                 labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
                 true = holder[card]
@@ -161,10 +198,10 @@ def measure(
 def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str]) -> tuple[str, str]:
     """Return the results as plain text and as Markdown."""
     labels = ["Q♠", "A♠", "K♠", "all"]
-    header = "| opponents | sampler | " + " | ".join(labels) + " |"
+    header = "| opponents | sampler | " + " | ".join(labels) + " | evidence weighed |"
     lines = ["# Inference", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
-    lines += ["", header, "| --- | --- |" + " ---: |" * len(labels)]
+    lines += ["", header, "| --- | --- |" + " ---: |" * (len(labels) + 1)]
     text = []
     for lineup, tallies in tallies_by_lineup.items():
         for name, tally in tallies.items():
@@ -172,10 +209,13 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
             for label in labels:
                 mean, interval, count = tally.summary(label)
                 cells.append(f"{mean:.3f} ± {interval:.3f} (n={count})")
-            lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
+            power, _, weighed = tally.summary("power")
+            evidence = f"{power:.2f}" if weighed else "—"
+            lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + f" | {evidence} |")
             text.append(
-                f"{lineup:8} {name:16} "
+                f"{lineup:8} {name:24} "
                 + "  ".join(f"{label} {cell}" for label, cell in zip(labels, cells, strict=True))
+                + f"  evidence {evidence}"
             )
     return "\n".join(text), "\n".join(lines)
 
@@ -211,6 +251,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "where the Q♠ could be thrown and (if given) passes that keep an unguarded high spade "
         f"(default: the hard bot's, {model_name(DEFAULT_MODEL)})",
     )
+    parser.add_argument(
+        "--pools",
+        default=str(POOL_FACTOR),
+        metavar="N[,N]",
+        help="pool sizes to compare, in deals drawn uniformly per deal kept "
+        f"(default {POOL_FACTOR}, the hard bot's at short think times)",
+    )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deals and samples")
     add_markdown_option(parser)
 
@@ -219,24 +266,30 @@ def run(args: argparse.Namespace) -> int:
     """Play the hands, measure every sampler on the same positions, print the table."""
     try:
         models = [parse_model(text) for text in args.models.split(";") if text.strip()]
+        pools = [parse_pool(text) for text in args.pools.split(",") if text.strip()]
         lineups = [name.strip() for name in args.lineups.split(",") if name.strip()]
         for name in lineups:
             close_bot(make_bot(name, 0))
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
-    if args.hands < 1 or args.deals < 1 or not models or not lineups:
-        print("--hands and --deals must be at least 1, with a model and a lineup", file=sys.stderr)
+    if args.hands < 1 or args.deals < 1 or not models or not pools or not lineups:
+        print(
+            "--hands and --deals must be at least 1, with a model, a pool and a lineup",
+            file=sys.stderr,
+        )
         return 2
+    readers = [Reader(model, pool) for model in models for pool in pools]
     info = machine_info()
     info["command"] = (
         f"python -m bench inference --hands {args.hands} --deals {args.deals} "
-        f"--lineups {','.join(lineups)} --models '{args.models}' --seed {args.seed}"
+        f"--lineups {','.join(lineups)} --models '{args.models}' --pools {args.pools} "
+        f"--seed {args.seed}"
     )
     results = {}
     for lineup in lineups:
         hands = play_positions(lineup, args.hands, args.seed)
-        results[lineup] = measure(hands, models, args.deals, args.seed)
+        results[lineup] = measure(hands, readers, args.deals, args.seed)
     text, markdown = render(results, info)
     publish(args.markdown, text, markdown)
     return 0

@@ -1,0 +1,41 @@
+"""The inference benchmark: samplers measured on the same positions, by model and pool."""
+
+from __future__ import annotations
+
+import pytest
+
+from ai.inference import POOL_FACTOR, PlayModel
+from bench import inference
+from bench.__main__ import main
+
+
+def test_each_pool_is_measured_and_a_larger_one_weighs_the_evidence_more() -> None:
+    hands = inference.play_positions("normal", 2, seed=3)
+    readers = [inference.Reader(PlayModel()), inference.Reader(PlayModel(), 64)]
+    tallies = inference.measure(hands, readers, 32, seed=3)
+    assert list(tallies) == ["uniform", inference.model_name(PlayModel()), readers[1].name]
+    assert readers[1].name.endswith("pool×64")
+    default_power, _, weighed = tallies[readers[0].name].summary("power")
+    large_power, _, _ = tallies[readers[1].name].summary("power")
+    assert weighed > 0 and 0.0 <= default_power <= large_power <= 1.0
+    assert large_power > default_power
+    counts = {name: tally.summary("all")[2] for name, tally in tallies.items()}
+    assert len(set(counts.values())) == 1 and counts["uniform"] > 0
+
+
+@pytest.mark.parametrize("text", ["0", "257", "x", "1.5"])
+def test_a_pool_out_of_range_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="a pool is a whole number from 1 to 256"):
+        inference.parse_pool(text)
+
+
+def test_the_command_reports_every_pool(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(
+        ["inference", "--hands", "1", "--deals", "8", "--lineups", "normal", "--pools", "4,16"]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "pool×16" in out and "evidence" in out
+    assert f"pool×{POOL_FACTOR}" not in out
+    assert main(["inference", "--pools", "0"]) == 2
+    assert "a pool is a whole number" in capsys.readouterr().err
