@@ -6,8 +6,12 @@ share of that seat's sampled deals giving the card to its true holder. Uniform s
 (``DealSampler.probabilities``, exact) is compared with the play-reading sampler
 (``ai.inference.DealReader``, as the hard bot draws deals) under one or more play models. The
 mean is reported for the Q♠, the A♠, the K♠ and all hidden cards, with a 95% confidence
-interval over hands (positions of one hand are not independent), with how fully each sampler
-weighed the evidence (the mean tempering power: 1 in full, 0 not at all).
+interval over hands (positions of one hand are not independent). A sampler surer than it should
+be can raise that mean, so the Brier score of all hidden cards (squared distance of the
+probabilities per seat to the truth; lower is better) is reported too; a reader's probabilities
+come from its drawn deals, which adds up to 0.75 / deals to its score against the exact uniform.
+Each reader's row also says how fully it weighed the evidence (the mean tempering power: 1 in
+full, 0 not at all).
 """
 
 from __future__ import annotations
@@ -187,21 +191,37 @@ def measure(
             for card in hidden:
                 labels = ["all"] + [label for label, c in WATCHED.items() if c == card]
                 true = holder[card]
-                for label in labels:
-                    tallies["uniform"].add(number, label, uniform[card][true])
-                    for name, sample in drawn.items():
-                        share = sum(1 for deal in sample if deal[true] >> card & 1) / len(sample)
-                        tallies[name].add(number, label, share)
+                shares = {"uniform": list(uniform[card])}
+                for name, sample in drawn.items():
+                    shares[name] = [
+                        sum(1 for deal in sample if deal[seat] >> card & 1) / len(sample)
+                        for seat in range(4)
+                    ]
+                for name, share in shares.items():
+                    for label in labels:
+                        tallies[name].add(number, label, share[true])
+                    tallies[name].add(number, "brier", brier(share, true))
     return tallies
+
+
+def brier(shares: Sequence[float], true: int) -> float:
+    """Return the Brier score of a card's probabilities per seat: the squared distance to
+    certainty on its true holder (0 is perfect; unlike the probability on the true holder, it
+    never rewards a sampler for being surer than it should be)."""
+    return sum((share - (seat == true)) ** 2 for seat, share in enumerate(shares))
 
 
 def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str]) -> tuple[str, str]:
     """Return the results as plain text and as Markdown."""
     labels = ["Q♠", "A♠", "K♠", "all"]
-    header = "| opponents | sampler | " + " | ".join(labels) + " | evidence weighed |"
+    header = (
+        "| opponents | sampler | "
+        + " | ".join(labels)
+        + " | Brier, all (lower is better) | evidence weighed |"
+    )
     lines = ["# Inference", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
-    lines += ["", header, "| --- | --- |" + " ---: |" * (len(labels) + 1)]
+    lines += ["", header, "| --- | --- |" + " ---: |" * (len(labels) + 2)]
     text = []
     for lineup, tallies in tallies_by_lineup.items():
         for name, tally in tallies.items():
@@ -209,13 +229,18 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
             for label in labels:
                 mean, interval, count = tally.summary(label)
                 cells.append(f"{mean:.3f} ± {interval:.3f} (n={count})")
+            score, score_interval, _ = tally.summary("brier")
             power, _, weighed = tally.summary("power")
             evidence = f"{power:.2f}" if weighed else "—"
-            lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + f" | {evidence} |")
+            lines.append(
+                f"| {lineup} | {name} | "
+                + " | ".join(cells)
+                + f" | {score:.4f} ± {score_interval:.4f} | {evidence} |"
+            )
             text.append(
                 f"{lineup:8} {name:24} "
                 + "  ".join(f"{label} {cell}" for label, cell in zip(labels, cells, strict=True))
-                + f"  evidence {evidence}"
+                + f"  Brier {score:.4f} ± {score_interval:.4f}  evidence {evidence}"
             )
     return "\n".join(text), "\n".join(lines)
 

@@ -21,6 +21,15 @@ def test_each_pool_is_measured_and_a_larger_one_weighs_the_evidence_more() -> No
     assert large_power > default_power
     counts = {name: tally.summary("all")[2] for name, tally in tallies.items()}
     assert len(set(counts.values())) == 1 and counts["uniform"] > 0
+    assert all(tally.summary("brier")[2] == counts["uniform"] for tally in tallies.values())
+
+
+def test_the_brier_score_is_the_distance_to_the_true_holder() -> None:
+    assert inference.brier([0, 1, 0, 0], 1) == 0
+    assert inference.brier([0, 0, 1, 0], 1) == 2
+    assert inference.brier([0, 1 / 3, 1 / 3, 1 / 3], 2) == pytest.approx(2 / 3)
+    # Surer than the evidence allows scores worse when wrong, unlike the probability on the truth.
+    assert inference.brier([0, 0.5, 0.5, 0], 1) < inference.brier([0, 0.1, 0.9, 0], 1)
 
 
 @pytest.mark.parametrize("text", ["0", "257", "x", "1.5"])
