@@ -48,6 +48,8 @@ DEFAULT_DEALS = 512
 DEFAULT_LINEUPS = ("normal", "hard")
 #: Samples per decision of the hard bots that play the hands (speed, not strength, matters).
 PLAYER_SAMPLES = 150
+#: Tally labels of Brier scores end in this word.
+BRIER = "Brier"
 WATCHED = {
     "Q♠": QUEEN_OF_SPADES,
     "A♠": make_card(12, SPADES),
@@ -198,9 +200,10 @@ def measure(
                         for seat in range(4)
                     ]
                 for name, share in shares.items():
+                    score = brier(share, true)
                     for label in labels:
                         tallies[name].add(number, label, share[true])
-                    tallies[name].add(number, "brier", brier(share, true))
+                        tallies[name].add(number, f"{label} {BRIER}", score)
     return tallies
 
 
@@ -212,36 +215,35 @@ def brier(shares: Sequence[float], true: int) -> float:
 
 
 def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str]) -> tuple[str, str]:
-    """Return the results as plain text and as Markdown."""
+    """Return the results as plain text and as Markdown: the probability on the true holder
+    (with how fully each reader weighed the evidence), then the Brier score."""
     labels = ["Q♠", "A♠", "K♠", "all"]
-    header = (
-        "| opponents | sampler | "
-        + " | ".join(labels)
-        + " | Brier, all (lower is better) | evidence weighed |"
-    )
     lines = ["# Inference", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
-    lines += ["", header, "| --- | --- |" + " ---: |" * (len(labels) + 2)]
     text = []
-    for lineup, tallies in tallies_by_lineup.items():
-        for name, tally in tallies.items():
-            cells = []
-            for label in labels:
-                mean, interval, count = tally.summary(label)
-                cells.append(f"{mean:.3f} ± {interval:.3f} (n={count})")
-            score, score_interval, _ = tally.summary("brier")
-            power, _, weighed = tally.summary("power")
-            evidence = f"{power:.2f}" if weighed else "—"
-            lines.append(
-                f"| {lineup} | {name} | "
-                + " | ".join(cells)
-                + f" | {score:.4f} ± {score_interval:.4f} | {evidence} |"
-            )
-            text.append(
-                f"{lineup:8} {name:24} "
-                + "  ".join(f"{label} {cell}" for label, cell in zip(labels, cells, strict=True))
-                + f"  Brier {score:.4f} ± {score_interval:.4f}  evidence {evidence}"
-            )
+    for title, suffix, digits in (
+        ("Probability on the true holder (higher is better)", "", 3),
+        ("Brier score (lower is better)", f" {BRIER}", 4),
+    ):
+        last = " evidence weighed |" if not suffix else ""
+        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(labels) + " |"]
+        lines[-1] += last
+        lines.append("| --- | --- |" + " ---: |" * (len(labels) + (0 if suffix else 1)))
+        text.append(title)
+        for lineup, tallies in tallies_by_lineup.items():
+            for name, tally in tallies.items():
+                cells = []
+                for label in labels:
+                    mean, interval, count = tally.summary(label + suffix)
+                    cells.append(f"{mean:.{digits}f} ± {interval:.{digits}f} (n={count})")
+                if not suffix:
+                    power, _, weighed = tally.summary("power")
+                    cells.append(f"{power:.2f}" if weighed else "—")
+                lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
+                named = [f"{label} {cell}" for label, cell in zip(labels, cells, strict=False)]
+                if not suffix:
+                    named.append(f"evidence {cells[-1]}")
+                text.append(f"{lineup:8} {name:24} " + "  ".join(named))
     return "\n".join(text), "\n".join(lines)
 
 

@@ -21,7 +21,7 @@ def test_each_pool_is_measured_and_a_larger_one_weighs_the_evidence_more() -> No
     assert large_power > default_power
     counts = {name: tally.summary("all")[2] for name, tally in tallies.items()}
     assert len(set(counts.values())) == 1 and counts["uniform"] > 0
-    assert all(tally.summary("brier")[2] == counts["uniform"] for tally in tallies.values())
+    assert all(tally.summary("all Brier")[2] == counts["uniform"] for tally in tallies.values())
 
 
 def test_the_brier_score_is_the_distance_to_the_true_holder() -> None:
@@ -44,7 +44,7 @@ def test_the_command_reports_every_pool(capsys: pytest.CaptureFixture[str]) -> N
     )
     out = capsys.readouterr().out
     assert code == 0
-    assert "pool×16" in out and "evidence" in out
+    assert "pool×16" in out and "evidence" in out and "Brier score" in out
     assert f"pool×{POOL_FACTOR}" not in out
     assert main(["inference", "--pools", "0"]) == 2
     assert "a pool is a whole number" in capsys.readouterr().err
