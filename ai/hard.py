@@ -5,9 +5,8 @@ knows (``ai.sampler``), weighed by how well each explains the other players' car
 and the pass (``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
-in an exact search once every hand holds a few cards (``Effort``: more when the decision may take
-``DEEP_MS`` or more, and the deals are then read from a larger pool, so more time buys a deeper
-search and a fuller reading of the other players). Every candidate
+in an exact search once every hand holds ``LEAF_CARDS`` cards (``DEEP_LEAF_CARDS`` when the
+decision may take ``DEEP_LEAF_MS`` or more, so more time buys a deeper search). Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
 wins (ties go to the lower card).
@@ -40,14 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
-from ai.inference import (
-    DEFAULT_MODEL,
-    POOL_FACTOR,
-    DealReader,
-    PlayModel,
-    pass_record,
-    play_history,
-)
+from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
 from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
@@ -74,8 +66,12 @@ ROLLOUTS = 1
 PASS_ROLLOUTS = 4
 #: Search exactly once the bot holds this many cards or fewer.
 EXACT_CARDS = 4
-#: A decision that may take at least this long makes the ``DEEP`` effort, else the ``QUICK``.
-DEEP_MS = 500
+#: Rollouts end in an exact search once every hand holds this many cards at a trick's start.
+LEAF_CARDS = 3
+#: ... or this many when a decision may take at least ``DEEP_LEAF_MS`` (a four-card search per
+#: candidate costs about a millisecond a deal: time to spare buys a deeper exact ending).
+DEEP_LEAF_CARDS = 4
+DEEP_LEAF_MS = 500
 #: In an exact search, stop after this many samples per consistent deal.
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
@@ -126,29 +122,10 @@ def goal_of(observation: Observation) -> Goal:
     )
 
 
-@dataclass(frozen=True)
-class Effort:
-    """How a decision in play spends its time per deal: ``leaf_cards``, the cards per hand at a
-    trick's start from which every rollout ends in an exact search; ``pool_factor``, the uniform
-    deals drawn per deal searched, to read the other players from (``ai.inference``)."""
-
-    leaf_cards: int
-    pool_factor: int
-
-
-#: A short decision sees thousands of deals: each is cheap (a three-card ending) and the
-#: evidence is tempered a little (about 0.8 of it weighs, ``python -m bench inference``).
-QUICK = Effort(leaf_cards=3, pool_factor=POOL_FACTOR)
-#: A four-card ending costs about a millisecond a deal, so time to spare buys it, and beside it a
-#: pool large enough for nearly all the evidence to weigh (about 0.97) costs little.
-DEEP = Effort(leaf_cards=4, pool_factor=16)
-
-
-def effort(budget: Budget) -> Effort:
-    """Return the effort a decision makes with this budget (``QUICK`` when it has no deadline,
-    so a seeded search does not depend on the time)."""
+def leaf_cards(budget: Budget) -> int:
+    """Return the cards per hand from which rollouts end in an exact search, for this budget."""
     remaining = budget.remaining_ms()
-    return DEEP if remaining is not None and remaining >= DEEP_MS else QUICK
+    return DEEP_LEAF_CARDS if remaining is not None and remaining >= DEEP_LEAF_MS else LEAF_CARDS
 
 
 def table_of(observation: Observation, knowledge: Knowledge) -> Table:
@@ -337,18 +314,16 @@ class HardBot:
         goal = goal_of(observation)
         sampler = DealSampler(knowledge)
         model = self.reader
-        spend = effort(budget)
         reader = DealReader(
             deal_plan(sampler),
             self._rng.getrandbits(64),
             play_history(observation) if model is not None else None,
             model or DEFAULT_MODEL,
             pass_record(observation, model) if model is not None else None,
-            spend.pool_factor,
         )
         seed = self._rng.getrandbits(64)
         totals = [0] * len(legal)
-        leaf = spend.leaf_cards
+        leaf = leaf_cards(budget)
 
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)

@@ -283,7 +283,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=str(POOL_FACTOR),
         metavar="N[,N]",
         help="pool sizes to compare, in deals drawn uniformly per deal kept "
-        f"(default {POOL_FACTOR}, the hard bot's at short think times)",
+        f"(default {POOL_FACTOR}, the hard bot's)",
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the deals and samples")
     add_markdown_option(parser)

@@ -226,33 +226,22 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         assert bot.last_decision == expected
 
 
-def test_more_time_buys_a_deeper_exact_ending_and_a_fuller_reading(
+def test_more_time_buys_a_deeper_exact_ending_of_the_rollouts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     leaves = []
-    pools = []
 
     def recording(*arguments: Any) -> list[int]:
         leaves.append(arguments[8])
         return search_py.evaluate(*arguments)
 
-    def reading(*arguments: Any) -> inference.DealReader:
-        reader = inference.DealReader(*arguments)
-        pools.append(reader.pool_factor)
-        return reader
-
     monkeypatch.setattr(hard, "evaluate", recording)
-    monkeypatch.setattr(hard, "DealReader", reading)
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
-    for think_ms, expected in ((None, hard.QUICK), (100, hard.QUICK), (1000, hard.DEEP)):
+    for think_ms, expected in ((None, hard.LEAF_CARDS), (100, 3), (1000, hard.DEEP_LEAF_CARDS)):
         leaves.clear()
-        pools.clear()
         HardBot(seed=4, max_samples=2).choose_play(observation, Budget.for_ms(think_ms))
-        assert leaves and set(leaves) == {expected.leaf_cards}
-        assert pools == [expected.pool_factor]
-    assert hard.QUICK.leaf_cards == 3 and hard.QUICK.pool_factor == inference.POOL_FACTOR
-    assert hard.DEEP.leaf_cards > hard.QUICK.leaf_cards
-    assert hard.DEEP.pool_factor > hard.QUICK.pool_factor
+        assert leaves and set(leaves) == {expected}
+    assert hard.DEEP_LEAF_CARDS > hard.LEAF_CARDS
 
 
 def test_answers_at_once_with_an_expired_or_cancelled_budget() -> None:
