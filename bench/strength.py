@@ -184,9 +184,12 @@ def run_target(
         with contextlib.ExitStack() as stack:
             kept = None
             if journal is not None:
+                # Seats by label: an engine seat's command names folders of this machine,
+                # which a run going on elsewhere would not share.
+                named = [labels.get(name, name) for name in target.lineup]
                 header = {
                     "tournament": target.name,
-                    **journal_header(target.lineup, seed),
+                    **journal_header(named, seed),
                     "code": code_fingerprint(),
                 }
                 Path(journal).mkdir(parents=True, exist_ok=True)

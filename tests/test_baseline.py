@@ -4,6 +4,7 @@ and played as an external engine."""
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -72,7 +73,9 @@ def test_baseline_seats_play_the_commit_as_an_engine_with_the_think_time() -> No
 
 
 @needs_git
-def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(clone: Path) -> None:
+def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(
+    clone: Path, tmp_path: Path
+) -> None:
     baseline = prepare_baseline("HEAD", clone, quiet=True)
     assert baseline.folder == clone / BASELINE_FOLDER / baseline.commit
     assert (baseline.folder / DONE_MARKER).read_text(encoding="utf-8").strip() == baseline.commit
@@ -99,8 +102,16 @@ def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(clone:
         "hard-vs-baseline", ("easy", strength.BASELINE_HARD, "easy", "easy"), 30.0
     )
     target, labels = strength.baseline_seats(target, baseline, 5)
-    outcome = strength.run_target(target, deals=1, matches=0, seed=3, workers=1, labels=labels)
+    journal = tmp_path / "journal"
+    outcome = strength.run_target(
+        target, deals=1, matches=0, seed=3, workers=1, labels=labels, journal=str(journal)
+    )
     assert outcome.problem is None
+    # The journal names the baseline seat by its commit, not by this machine's folders, so a
+    # run in parts can go on from another checkout.
+    header = json.loads((journal / "hard-vs-baseline.ndjson").read_text().splitlines()[0])
+    label = f"baseline@{baseline.commit[:7]} hard@5ms"
+    assert header["lineup"] == ["easy", label, "easy", "easy"]
     names = [summary.name for summary in outcome.summaries]
     assert names == ["easy", f"baseline@{baseline.commit[:7]} hard@5ms"]
     engine = outcome.summaries[1].engine
