@@ -7,11 +7,12 @@ share of that seat's sampled deals giving the card to its true holder. Uniform s
 (``ai.inference.DealReader``, as the hard bot draws deals) under one or more play models. The
 mean is reported for the Q♠, the A♠, the K♠ and all hidden cards, with a 95% confidence
 interval over hands (positions of one hand are not independent). A sampler surer than it should
-be can raise that mean, so the Brier score of all hidden cards (squared distance of the
+be can raise that mean, so the Brier score of the same cards (squared distance of the
 probabilities per seat to the truth; lower is better) is reported too; a reader's probabilities
 come from its drawn deals, which adds up to 0.75 / deals to its score against the exact uniform.
 Each reader's row also says how fully it weighed the evidence (the mean tempering power: 1 in
-full, 0 not at all).
+full, 0 not at all). With more than one reader, every sampler's Brier score is also compared
+with the first reader's hand by hand, which gives a much narrower interval.
 """
 
 from __future__ import annotations
@@ -77,6 +78,16 @@ class Tally:
             return float("nan"), float("nan"), 0
         mean, interval = mean_and_interval([sum(row) / len(row) for row in rows])
         return mean, interval, sum(len(row) for row in rows)
+
+    def change(self, reference: Tally, label: str) -> tuple[float, float]:
+        """Return the mean over hands of this tally's per-hand mean minus ``reference``'s, and
+        its 95% interval (both measured on the same positions, so the luck of the hands
+        cancels)."""
+        pairs = zip(self.per_hand.get(label, []), reference.per_hand.get(label, []), strict=False)
+        changes = [sum(a) / len(a) - sum(b) / len(b) for a, b in pairs if a and b]
+        if not changes:
+            return float("nan"), float("nan")
+        return mean_and_interval(changes)
 
 
 def parse_model(text: str) -> PlayModel:
@@ -221,14 +232,13 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
     lines = ["# Inference", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
     text = []
-    for title, suffix, digits in (
-        ("Probability on the true holder (higher is better)", "", 3),
-        ("Brier score (lower is better)", f" {BRIER}", 4),
+    for title, suffix, digits, evidence in (
+        ("Probability on the true holder (higher is better)", "", 3, True),
+        ("Brier score (lower is better)", f" {BRIER}", 4, False),
     ):
-        last = " evidence weighed |" if not suffix else ""
-        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(labels) + " |"]
-        lines[-1] += last
-        lines.append("| --- | --- |" + " ---: |" * (len(labels) + (0 if suffix else 1)))
+        columns = labels + (["evidence weighed"] if evidence else [])
+        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(columns) + " |"]
+        lines.append("| --- | --- |" + " ---: |" * len(columns))
         text.append(title)
         for lineup, tallies in tallies_by_lineup.items():
             for name, tally in tallies.items():
@@ -236,13 +246,29 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
                 for label in labels:
                     mean, interval, count = tally.summary(label + suffix)
                     cells.append(f"{mean:.{digits}f} ± {interval:.{digits}f} (n={count})")
-                if not suffix:
+                if evidence:
                     power, _, weighed = tally.summary("power")
                     cells.append(f"{power:.2f}" if weighed else "—")
                 lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
-                named = [f"{label} {cell}" for label, cell in zip(labels, cells, strict=False)]
-                if not suffix:
-                    named.append(f"evidence {cells[-1]}")
+                named = [f"{column} {cell}" for column, cell in zip(columns, cells, strict=True)]
+                text.append(f"{lineup:8} {name:24} " + "  ".join(named))
+    first = next(iter(tallies_by_lineup.values()), {})
+    if len(first) > 2:
+        reference = list(first)[1]
+        title = f"Brier score against {reference}, hand by hand (lower is better)"
+        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(labels) + " |"]
+        lines.append("| --- | --- |" + " ---: |" * len(labels))
+        text.append(title)
+        for lineup, tallies in tallies_by_lineup.items():
+            for name, tally in tallies.items():
+                if name == reference:
+                    continue
+                cells = []
+                for label in labels:
+                    mean, interval = tally.change(tallies[reference], f"{label} {BRIER}")
+                    cells.append(f"{mean:+.4f} ± {interval:.4f}")
+                lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
+                named = [f"{label} {cell}" for label, cell in zip(labels, cells, strict=True)]
                 text.append(f"{lineup:8} {name:24} " + "  ".join(named))
     return "\n".join(text), "\n".join(lines)
 

@@ -46,5 +46,19 @@ def test_the_command_reports_every_pool(capsys: pytest.CaptureFixture[str]) -> N
     assert code == 0
     assert "pool×16" in out and "evidence" in out and "Brier score" in out
     assert f"pool×{POOL_FACTOR}" not in out
+    # Every other sampler is compared with the first reader, hand by hand.
+    compared = out.split("Brier score against 0.6,0.4,0.3,0.03,0.1, hand by hand")[1]
+    assert "uniform" in compared and "pool×16" in compared
     assert main(["inference", "--pools", "0"]) == 2
     assert "a pool is a whole number" in capsys.readouterr().err
+
+
+def test_a_change_is_measured_hand_by_hand() -> None:
+    reference, other = inference.Tally(), inference.Tally()
+    for hand, (base, shift) in enumerate([(0.2, 0.1), (0.9, 0.1), (0.5, 0.1), (0.4, 0.1)]):
+        reference.add(hand, "all Brier", base)
+        other.add(hand, "all Brier", base + shift)
+    change, interval = other.change(reference, "all Brier")
+    # Hands that differ a lot cancel out: the change is exact although the scores vary.
+    assert change == pytest.approx(0.1) and interval == pytest.approx(0.0, abs=1e-12)
+    assert other.summary("all Brier")[1] > 0.1
