@@ -18,7 +18,8 @@ def test_each_pool_is_measured_and_a_larger_one_weighs_the_evidence_more() -> No
     default_power, _, weighed = tallies[readers[0].name].summary("power")
     large_power, _, _ = tallies[readers[1].name].summary("power")
     assert weighed > 0 and 0.0 <= default_power <= large_power <= 1.0
-    assert large_power > default_power
+    # A pool sixteen times larger lets nearly all the evidence weigh; four times, about 0.8.
+    assert large_power >= 0.95 and default_power <= 0.9
     counts = {name: tally.summary("all")[2] for name, tally in tallies.items()}
     assert len(set(counts.values())) == 1 and counts["uniform"] > 0
     assert all(tally.summary("all Brier")[2] == counts["uniform"] for tally in tallies.values())
