@@ -227,49 +227,65 @@ def brier(shares: Sequence[float], true: int) -> float:
 
 def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str]) -> tuple[str, str]:
     """Return the results as plain text and as Markdown: the probability on the true holder
-    (with how fully each reader weighed the evidence), then the Brier score."""
+    (with how fully each reader weighed the evidence), the Brier score, and with more than one
+    reader every other sampler's Brier score against the first reader's."""
     labels = ["Q♠", "A♠", "K♠", "all"]
     lines = ["# Inference", "", "| | |", "| --- | --- |"]
     lines += [f"| {key} | {value} |" for key, value in info.items()]
     text = []
-    for title, suffix, digits, evidence in (
-        ("Probability on the true holder (higher is better)", "", 3, True),
-        ("Brier score (lower is better)", f" {BRIER}", 4, False),
-    ):
-        columns = labels + (["evidence weighed"] if evidence else [])
-        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(columns) + " |"]
+
+    def add_table(title: str, columns: list[str], rows: list[tuple[str, str, list[str]]]) -> None:
+        lines.extend(
+            ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(columns) + " |"]
+        )
         lines.append("| --- | --- |" + " ---: |" * len(columns))
         text.append(title)
-        for lineup, tallies in tallies_by_lineup.items():
-            for name, tally in tallies.items():
-                cells = []
-                for label in labels:
-                    mean, interval, count = tally.summary(label + suffix)
-                    cells.append(f"{mean:.{digits}f} ± {interval:.{digits}f} (n={count})")
-                if evidence:
-                    power, _, weighed = tally.summary("power")
-                    cells.append(f"{power:.2f}" if weighed else "—")
-                lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
-                named = [f"{column} {cell}" for column, cell in zip(columns, cells, strict=True)]
-                text.append(f"{lineup:8} {name:24} " + "  ".join(named))
+        for lineup, name, cells in rows:
+            lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
+            named = [f"{column} {cell}" for column, cell in zip(columns, cells, strict=True)]
+            text.append(f"{lineup:8} {name:24} " + "  ".join(named))
+
+    def cells(tally: Tally, suffix: str, digits: int) -> list[str]:
+        found = []
+        for label in labels:
+            mean, interval, count = tally.summary(label + suffix)
+            found.append(f"{mean:.{digits}f} ± {interval:.{digits}f} (n={count})")
+        return found
+
+    def evidence(tally: Tally) -> str:
+        power, _, weighed = tally.summary("power")
+        return f"{power:.2f}" if weighed else "—"
+
+    everything = [
+        (lineup, name, tally)
+        for lineup, tallies in tallies_by_lineup.items()
+        for name, tally in tallies.items()
+    ]
+    add_table(
+        "Probability on the true holder (higher is better)",
+        [*labels, "evidence weighed"],
+        [
+            (lineup, name, [*cells(tally, "", 3), evidence(tally)])
+            for lineup, name, tally in everything
+        ],
+    )
+    add_table(
+        "Brier score (lower is better)",
+        labels,
+        [(lineup, name, cells(tally, f" {BRIER}", 4)) for lineup, name, tally in everything],
+    )
     first = next(iter(tallies_by_lineup.values()), {})
     if len(first) > 2:
         reference = list(first)[1]
-        title = f"Brier score against {reference}, hand by hand (lower is better)"
-        lines += ["", f"## {title}", "", "| opponents | sampler | " + " | ".join(labels) + " |"]
-        lines.append("| --- | --- |" + " ---: |" * len(labels))
-        text.append(title)
-        for lineup, tallies in tallies_by_lineup.items():
-            for name, tally in tallies.items():
-                if name == reference:
-                    continue
-                cells = []
-                for label in labels:
-                    mean, interval = tally.change(tallies[reference], f"{label} {BRIER}")
-                    cells.append(f"{mean:+.4f} ± {interval:.4f}")
-                lines.append(f"| {lineup} | {name} | " + " | ".join(cells) + " |")
-                named = [f"{label} {cell}" for label, cell in zip(labels, cells, strict=True)]
-                text.append(f"{lineup:8} {name:24} " + "  ".join(named))
+        rows = []
+        for lineup, name, tally in everything:
+            if name != reference:
+                changes = [
+                    tally.change(tallies_by_lineup[lineup][reference], f"{label} {BRIER}")
+                    for label in labels
+                ]
+                rows.append((lineup, name, [f"{mean:+.4f} ± {ci:.4f}" for mean, ci in changes]))
+        add_table(f"Brier score against {reference}, hand by hand (lower is better)", labels, rows)
     return "\n".join(text), "\n".join(lines)
 
 
