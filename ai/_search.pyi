@@ -22,6 +22,7 @@ def evaluate(
     exact_cards: int,
     goal: Goal,
     leaf_cards: int = 0,
+    look_ahead: bool = False,
 ) -> list[int]: ...
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int

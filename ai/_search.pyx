@@ -471,20 +471,52 @@ cdef void read_goal(object goal, Goal* out) except *:
         out.moon_shift[i] = moon_shift[i]
 
 
+cdef int c_look_ahead(const Pos* pos, int flags, u64* state) noexcept nogil:
+    """Return the card of a seat that looks ahead (see the twin's ``_look_ahead``)."""
+    cdef u64 legal = c_legal(pos, flags)
+    cdef u64 seed
+    cdef int seat, card, margin, shooter, other
+    cdef int best_card = -1
+    cdef int best_margin = 0
+    cdef int points[4]
+    cdef Pos child
+    if legal & (legal - 1) == 0:
+        return mdh_ctz(legal)
+    seed = c_next(state)
+    seat = (pos.leader + pos.count) & 3
+    while legal:
+        card = mdh_ctz(legal)
+        legal &= legal - 1
+        child = pos[0]
+        c_apply(&child, card, flags)
+        shooter = c_play_out(&child, flags, seed, points, NULL, 0, NULL, -1, 0)
+        if shooter >= 0:
+            for other in range(4):
+                points[other] -= -26 if other == shooter else 26
+        margin = c_margin(points, seat)
+        if best_card < 0 or margin < best_margin:
+            best_card = card
+            best_margin = margin
+    return best_card
+
+
 cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int leaf,
-                    Known* known) noexcept nogil:
+                    Known* known, int looker, int epsilon) noexcept nogil:
     """Roll out to the end into ``points``; return the moon shooter or -1.
 
     When ``played`` is not NULL, it receives the number of cards played, then the cards. From
     a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is searched
-    exactly with the table ``known``.
+    exactly with the table ``known``. The seat ``looker`` (-1: none) looks ahead.
     """
     cdef u64 state = seed
     cdef int card
     while not c_settled(pos, flags):
         if leaf > 0 and pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) <= leaf:
             return c_exact(pos, flags, points, known)
-        card = c_policy(pos, flags, &state, C_EPSILON)
+        if ((pos.leader + pos.count) & 3) == looker and c_runner(pos) != looker:
+            card = c_look_ahead(pos, flags, &state)
+        else:
+            card = c_policy(pos, flags, &state, epsilon)
         if played != NULL:
             played[0] += 1
             played[played[0]] = card
@@ -500,7 +532,7 @@ def rollout(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL, 0, NULL)
+    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL, 0, NULL, -1, C_EPSILON)
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -514,7 +546,7 @@ def rollout_cards(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    c_play_out(&pos, flags, seed, points, played, 0, NULL)
+    c_play_out(&pos, flags, seed, points, played, 0, NULL, -1, C_EPSILON)
     return [played[i] for i in range(1, played[0] + 1)]
 
 
@@ -547,11 +579,11 @@ def policy_card(hands, table):
 
 
 def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
-             goal, int leaf_cards=0):
+             goal, int leaf_cards=0, bint look_ahead=False):
     """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
     cdef Pos base, pos
     cdef Goal c_goal
-    cdef int flags, slot, number, shooter, mover, index
+    cdef int flags, slot, number, shooter, mover, index, looker
     cdef int points[4]
     cdef int n_deals = len(deals)
     cdef int n_candidates = len(candidates)
@@ -567,6 +599,7 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
         raise MemoryError()
     try:
         read_goal(goal, &c_goal)
+        looker = c_goal.seat if look_ahead else -1
         for index in range(n_deals):
             read_table(deals[index], table, &bases[index], &flags)
         for slot in range(n_candidates):
@@ -604,6 +637,8 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
                             NULL,
                             leaf_cards,
                             known,
+                            looker,
+                            C_EPSILON,
                         )
                         costs[slot] += c_cost(points, shooter, &c_goal)
         return [costs[slot] for slot in range(n_candidates)]

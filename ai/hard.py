@@ -5,8 +5,10 @@ knows (``ai.sampler``), weighed by how well each explains the other players' car
 and the pass (``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
-in an exact search once every hand holds ``LEAF_CARDS`` cards (``DEEP_LEAF_CARDS`` when the
-decision may take ``DEEP_LEAF_MS`` or more, so more time buys a deeper search). Every candidate
+in an exact search once every hand holds ``LEAF_CARDS`` cards. More time buys a better model:
+when a decision may take ``DEEP_MS`` or more, rollouts end in an exact search from
+``DEEP_LEAF_CARDS`` cards, and in them the bot chooses its own later cards by playing each
+legal card out (``ai.search_py``, "Looking ahead") rather than by the policy. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
 wins (ties go to the lower card).
@@ -68,10 +70,13 @@ PASS_ROLLOUTS = 4
 EXACT_CARDS = 4
 #: Rollouts end in an exact search once every hand holds this many cards at a trick's start.
 LEAF_CARDS = 3
-#: ... or this many when a decision may take at least ``DEEP_LEAF_MS`` (a four-card search per
-#: candidate costs about a millisecond a deal: time to spare buys a deeper exact ending).
+#: A decision that may take at least this long searches deeper (``is_deep``): its rollouts end
+#: in an exact search from ``DEEP_LEAF_CARDS`` cards (about a millisecond a deal for every
+#: candidate), and the bot looks ahead for its own later cards in them, a truer model of how
+#: it will play at a sixth fewer deals (at 100 ms, where it would halve the deals, it measured
+#: no better: ``docs/strength.md``).
+DEEP_MS = 500
 DEEP_LEAF_CARDS = 4
-DEEP_LEAF_MS = 500
 #: In an exact search, stop after this many samples per consistent deal.
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
@@ -122,10 +127,10 @@ def goal_of(observation: Observation) -> Goal:
     )
 
 
-def leaf_cards(budget: Budget) -> int:
-    """Return the cards per hand from which rollouts end in an exact search, for this budget."""
+def is_deep(budget: Budget) -> bool:
+    """Return whether a decision with this budget searches deeper (``DEEP_MS``)."""
     remaining = budget.remaining_ms()
-    return DEEP_LEAF_CARDS if remaining is not None and remaining >= DEEP_LEAF_MS else LEAF_CARDS
+    return remaining is not None and remaining >= DEEP_MS
 
 
 def table_of(observation: Observation, knowledge: Knowledge) -> Table:
@@ -323,12 +328,13 @@ class HardBot:
         )
         seed = self._rng.getrandbits(64)
         totals = [0] * len(legal)
-        leaf = leaf_cards(budget)
+        deep = is_deep(budget)
+        leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
 
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)
             costs = evaluate(
-                deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal, leaf
+                deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal, leaf, deep
             )
             for slot, cost in enumerate(costs):
                 totals[slot] += cost

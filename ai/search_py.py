@@ -24,6 +24,13 @@ runner is winning the trick, the others defend: the highest card of the suit led
 runner's (else the lowest, to keep stoppers); when void, no point card, or if only point cards
 are left, the lowest-ranked one (a high heart kept can still stop the moon).
 
+**Looking ahead** (``evaluate(..., look_ahead=True)``): the searching seat chooses its own
+later cards in a rollout by playing each legal card out once with the policy without random
+moves, and keeping the one that leaves it the fewest points against the others (ties: the
+lowest card); the others play the policy. A moon counts there as the points taken: seeing every
+hand, a seat that steered for the moon would find ways no player could know of, and take the
+Q♠ for a moon it cannot make. While it runs for the moon it plays the policy.
+
 **Exact search** is max-n on a determinised deal: every seat, the searching one included, picks
 the card that minimises its own points against the others' (``4·p[seat] − Σ p``, the hand's Diff
 times three, with the moon added as 26 to the others: a moon conceded and the Q♠ taken cost the
@@ -538,6 +545,34 @@ def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
     return _discard(legal), state
 
 
+def _look_ahead(pos: _Pos, flags: int, state: int) -> tuple[int, int]:
+    """Return the card of a seat that looks ahead, and the generator's new state: each legal
+    card is played out once by the policy without random moves, and the one that leaves the
+    seat the fewest points against the others, a moon counted as the points taken, is kept
+    (ties: the lowest card)."""
+    legal = _legal(pos, flags)
+    if legal & (legal - 1) == 0:
+        return _lowest(legal), state
+    seed, state = next_random(state)
+    seat = (pos.leader + len(pos.trick)) & 3
+    best_card = -1
+    best_margin = 0
+    while legal:
+        card = _lowest(legal)
+        legal &= legal - 1
+        child = pos.copy()
+        _apply(child, card, flags)
+        points, shooter = _play_out(child, flags, seed, epsilon=0)
+        if shooter >= 0:
+            # The moon taken back out of the points (``_score`` added it): the points taken.
+            for other in range(4):
+                points[other] -= -26 if other == shooter else 26
+        margin = _margin(points, seat)
+        if best_card < 0 or margin < best_margin:
+            best_card, best_margin = card, margin
+    return best_card, state
+
+
 def _play_out(
     pos: _Pos,
     flags: int,
@@ -545,17 +580,24 @@ def _play_out(
     played: list[int] | None = None,
     leaf: int = 0,
     known: dict[tuple[int, ...], tuple[list[int], int]] | None = None,
+    looker: int = -1,
+    epsilon: int = EPSILON,
 ) -> tuple[list[int], int]:
     """Roll out to the end; return the points and the moon shooter or -1 (cards to ``played``).
 
     From a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is
-    searched exactly, remembering positions in ``known``.
+    searched exactly, remembering positions in ``known``. The seat ``looker`` (-1: none)
+    chooses its cards by ``_look_ahead`` instead of the policy, except while it runs for the
+    moon.
     """
     state = seed & _MASK64
     while not _settled(pos, flags):
         if leaf and not pos.trick and pos.hands[pos.leader].bit_count() <= leaf:
             return _exact(pos, flags, {} if known is None else known)
-        card, state = _policy(pos, flags, state, EPSILON)
+        if (pos.leader + len(pos.trick)) & 3 == looker and _runner(pos) != looker:
+            card, state = _look_ahead(pos, flags, state)
+        else:
+            card, state = _policy(pos, flags, state, epsilon)
         if played is not None:
             played.append(card)
         _apply(pos, card, flags)
@@ -788,6 +830,7 @@ def evaluate(
     exact_cards: int,
     goal: Goal,
     leaf_cards: int = 0,
+    look_ahead: bool = False,
 ) -> list[int]:
     """Return, per candidate card, the summed cost over every deal and rollout.
 
@@ -796,8 +839,10 @@ def evaluate(
     are compared on the same random numbers. When the seat to move holds at most
     ``exact_cards`` cards, each deal is searched exactly once per candidate instead; with
     ``leaf_cards``, each rollout ends in an exact search once every hand holds at most that
-    many cards at a trick's start.
+    many cards at a trick's start. With ``look_ahead``, the searching seat (``goal.seat``)
+    chooses its later cards in a rollout by playing each out once (``_look_ahead``).
     """
+    looker = goal.seat if look_ahead else -1
     flags = table.flags
     costs = [0] * len(candidates)
     known: dict[tuple[int, ...], tuple[list[int], int]] = {}
@@ -821,6 +866,6 @@ def evaluate(
                 if card >= 0:
                     _apply(pos, card, flags)
                 seed_here = seed + (first_deal + index) * rollouts + number
-                points, shooter = _play_out(pos, flags, seed_here, None, leaf_cards, known)
+                points, shooter = _play_out(pos, flags, seed_here, None, leaf_cards, known, looker)
                 costs[slot] += _cost(points, shooter, goal)
     return costs

@@ -226,21 +226,22 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         assert bot.last_decision == expected
 
 
-def test_more_time_buys_a_deeper_exact_ending_of_the_rollouts(
+def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    leaves = []
+    searches = []
 
     def recording(*arguments: Any) -> list[int]:
-        leaves.append(arguments[8])
+        searches.append(arguments[8:])
         return search_py.evaluate(*arguments)
 
     monkeypatch.setattr(hard, "evaluate", recording)
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
-    for think_ms, expected in ((None, hard.LEAF_CARDS), (100, 3), (1000, hard.DEEP_LEAF_CARDS)):
-        leaves.clear()
+    deep = (hard.DEEP_LEAF_CARDS, True)
+    for think_ms, expected in ((None, (hard.LEAF_CARDS, False)), (100, (3, False)), (1000, deep)):
+        searches.clear()
         HardBot(seed=4, max_samples=2).choose_play(observation, Budget.for_ms(think_ms))
-        assert leaves and set(leaves) == {expected}
+        assert searches and set(searches) == {expected}
     assert hard.DEEP_LEAF_CARDS > hard.LEAF_CARDS
 
 

@@ -29,7 +29,7 @@ from core.cards import (
 )
 from core.controller import Controller
 from core.hand import HandState
-from core.kernel_py import legal_mask, trick_points
+from core.kernel_py import legal_mask, next_random, trick_points
 from core.rules import FLAG_QUEEN_BREAKS_HEARTS, RuleSet
 from core.scoring import score_hand
 
@@ -399,8 +399,46 @@ def test_batched_evaluation_agrees() -> None:
             rng.choice((0, 3, 4)),
             random_goal(rng)._replace(seat=seat),
             rng.choice((0, 0, 3, 5)),
+            rng.random() < 0.5,
         )
         assert compiled.evaluate(*arguments) == search_py.evaluate(*arguments)
+
+
+def policy_play_out(hand: HandState) -> tuple[int, ...]:
+    """Play the hand to its end with the rollout policy (no random moves) by the rules
+    engine; return its points, a moon counted as the points taken."""
+    while (turn := hand.turn) is not None:
+        hand.play(turn, search_py.policy_card(hand.hands, table_of(hand)))
+    score = hand.score((0, 0, 0, 0))
+    return score.points if score.moon_shooter is None else score.taken_points
+
+
+def test_a_seat_that_looks_ahead_keeps_the_card_that_plays_out_best() -> None:
+    rng = random.Random(29)
+    chose_other_than_policy = 0
+    for _ in range(150):
+        hand = random_state(rng)
+        seat = hand.turn
+        assert seat is not None
+        legal = legal_cards(hand)
+        table = table_of(hand)
+        state = rng.getrandbits(64)
+        card, after = search_py._look_ahead(
+            search_py._position(hand.hands, table), table.flags, state
+        )
+        if len(legal) == 1:
+            assert (card, after) == (legal[0], state)
+            continue
+        # Each legal card played out by the policy; the moon does not count, only points taken.
+        margins = []
+        for option in legal:
+            branch = hand.copy()
+            branch.play(seat, option)
+            margins.append(against_the_others(policy_play_out(branch), seat))
+        assert after == next_random(state)[1]
+        assert card == legal[margins.index(min(margins))]
+        chose_other_than_policy += card != search_py.policy_card(hand.hands, table)
+    assert chose_other_than_policy > 10
 
 
 @pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
