@@ -471,10 +471,9 @@ cdef void read_goal(object goal, Goal* out) except *:
         out.moon_shift[i] = moon_shift[i]
 
 
-cdef int c_look_ahead(const Pos* pos, int flags, u64* state) noexcept nogil:
+cdef int c_look_ahead(const Pos* pos, int flags) noexcept nogil:
     """Return the card of a seat that looks ahead (see the twin's ``_look_ahead``)."""
     cdef u64 legal = c_legal(pos, flags)
-    cdef u64 seed
     cdef int seat, card, margin, shooter, other
     cdef int best_card = -1
     cdef int best_margin = 0
@@ -482,14 +481,13 @@ cdef int c_look_ahead(const Pos* pos, int flags, u64* state) noexcept nogil:
     cdef Pos child
     if legal & (legal - 1) == 0:
         return mdh_ctz(legal)
-    seed = c_next(state)
     seat = (pos.leader + pos.count) & 3
     while legal:
         card = mdh_ctz(legal)
         legal &= legal - 1
         child = pos[0]
         c_apply(&child, card, flags)
-        shooter = c_play_out(&child, flags, seed, points, NULL, 0, NULL, -1, 0)
+        shooter = c_play_out(&child, flags, 0, points, NULL, 0, NULL, -1, 0)
         if shooter >= 0:
             for other in range(4):
                 points[other] -= -26 if other == shooter else 26
@@ -514,7 +512,7 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int
         if leaf > 0 and pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) <= leaf:
             return c_exact(pos, flags, points, known)
         if ((pos.leader + pos.count) & 3) == looker and c_runner(pos) != looker:
-            card = c_look_ahead(pos, flags, &state)
+            card = c_look_ahead(pos, flags)
         else:
             card = c_policy(pos, flags, &state, epsilon)
         if played != NULL:

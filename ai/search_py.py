@@ -545,15 +545,13 @@ def _policy(pos: _Pos, flags: int, state: int, epsilon: int) -> tuple[int, int]:
     return _discard(legal), state
 
 
-def _look_ahead(pos: _Pos, flags: int, state: int) -> tuple[int, int]:
-    """Return the card of a seat that looks ahead, and the generator's new state: each legal
-    card is played out once by the policy without random moves, and the one that leaves the
-    seat the fewest points against the others, a moon counted as the points taken, is kept
-    (ties: the lowest card)."""
+def _look_ahead(pos: _Pos, flags: int) -> int:
+    """Return the card of a seat that looks ahead: each legal card is played out by the policy
+    without random moves, and the one that leaves the seat the fewest points against the
+    others, a moon counted as the points taken, is kept (ties: the lowest card)."""
     legal = _legal(pos, flags)
     if legal & (legal - 1) == 0:
-        return _lowest(legal), state
-    seed, state = next_random(state)
+        return _lowest(legal)
     seat = (pos.leader + len(pos.trick)) & 3
     best_card = -1
     best_margin = 0
@@ -562,7 +560,7 @@ def _look_ahead(pos: _Pos, flags: int, state: int) -> tuple[int, int]:
         legal &= legal - 1
         child = pos.copy()
         _apply(child, card, flags)
-        points, shooter = _play_out(child, flags, seed, epsilon=0)
+        points, shooter = _play_out(child, flags, 0, epsilon=0)
         if shooter >= 0:
             # The moon taken back out of the points (``_score`` added it): the points taken.
             for other in range(4):
@@ -570,7 +568,7 @@ def _look_ahead(pos: _Pos, flags: int, state: int) -> tuple[int, int]:
         margin = _margin(points, seat)
         if best_card < 0 or margin < best_margin:
             best_card, best_margin = card, margin
-    return best_card, state
+    return best_card
 
 
 def _play_out(
@@ -595,7 +593,7 @@ def _play_out(
         if leaf and not pos.trick and pos.hands[pos.leader].bit_count() <= leaf:
             return _exact(pos, flags, {} if known is None else known)
         if (pos.leader + len(pos.trick)) & 3 == looker and _runner(pos) != looker:
-            card, state = _look_ahead(pos, flags, state)
+            card = _look_ahead(pos, flags)
         else:
             card, state = _policy(pos, flags, state, epsilon)
         if played is not None:
