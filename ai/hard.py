@@ -73,8 +73,8 @@ LEAF_CARDS = 3
 #: A decision that may take at least this long searches deeper (``is_deep``): its rollouts end
 #: in an exact search from ``DEEP_LEAF_CARDS`` cards (about a millisecond a deal for every
 #: candidate), and the bot looks ahead for its own later cards in them, a truer model of how
-#: it will play at a sixth fewer deals (at 100 ms, where it would halve the deals, it measured
-#: no better: ``docs/strength.md``).
+#: it will play at about a fifth fewer deals (at 100 ms, where it would halve the deals, it
+#: measured no better: ``docs/strength.md``).
 DEEP_MS = 500
 DEEP_LEAF_CARDS = 4
 #: In an exact search, stop after this many samples per consistent deal.
