@@ -75,16 +75,45 @@ def open_journal(path: str | os.PathLike[str], header: Mapping[str, Any]) -> Ite
             yield DealJournal(stream, deals)
 
 
+def read_journal(path: str | os.PathLike[str]) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    """Return a journal's header and its finished deals (index → the deal's JSON object).
+
+    Reads without locking or changing the file, so a run may go on writing it; a last line cut
+    short is left out. Raises FileNotFoundError when there is no file, JournalError when it is
+    not a journal or is damaged, and OSError when it cannot be read.
+    """
+    header, deals, _ = _read_whole(Path(path))
+    if header is None:
+        raise JournalError(f"{path}: not a deal journal (the file is empty)")
+    return header, deals
+
+
 def _read(target: Path, wanted: Mapping[str, Any]) -> tuple[dict[int, dict[str, Any]], int]:
     """Return the deals a journal holds and the length of its whole lines (0: no journal yet)."""
     try:
-        raw = read_regular_file(target, MAX_JOURNAL_BYTES)
+        header, deals, keep = _read_whole(target)
     except FileNotFoundError:
         return {}, 0
+    if header is not None and header != dict(wanted):
+        differs = sorted(key for key in {*header, *wanted} if header.get(key) != wanted.get(key))
+        raise JournalError(
+            f"{target}: a journal of another tournament or code (differs in "
+            f"{', '.join(differs)}); use another file, this one was left as it is"
+        )
+    return deals, keep
+
+
+def _read_whole(
+    target: Path,
+) -> tuple[dict[str, Any] | None, dict[int, dict[str, Any]], int]:
+    """Return a journal's header (None for an empty file), its deals and the length of its
+    whole lines; raise FileNotFoundError or JournalError."""
+    try:
+        raw = read_regular_file(target, MAX_JOURNAL_BYTES)
     except FileContentError as error:
         raise JournalError(f"{target}: {error}") from None
     if not raw:
-        return {}, 0
+        return None, {}, 0
     lines = raw.split(b"\n")
     # The last piece is empty when the file ends with a whole line; else a kill cut it short.
     whole = lines[:-1]
@@ -93,12 +122,6 @@ def _read(target: Path, wanted: Mapping[str, Any]) -> tuple[dict[int, dict[str, 
     header = _parse(target, whole[0], 1, None)
     if header.get("format") != JOURNAL_FORMAT:
         raise JournalError(f"{target}: not a deal journal; it was left as it is")
-    if header != dict(wanted):
-        differs = sorted(key for key in {*header, *wanted} if header.get(key) != wanted.get(key))
-        raise JournalError(
-            f"{target}: a journal of another tournament or code (differs in "
-            f"{', '.join(differs)}); use another file, this one was left as it is"
-        )
     deals: dict[int, dict[str, Any]] = {}
     for number, line in enumerate(whole[1:], start=2):
         entry = _parse(target, line, number, MAX_LINE_DEPTH)
@@ -107,7 +130,7 @@ def _read(target: Path, wanted: Mapping[str, Any]) -> tuple[dict[int, dict[str, 
         if type(index) is not int or index < 0 or not isinstance(result, dict):
             raise JournalError(f"{target}: line {number} is not a finished deal")
         deals[index] = result
-    return deals, len(raw) - len(lines[-1])
+    return header, deals, len(raw) - len(lines[-1])
 
 
 def _parse(target: Path, line: bytes, number: int, depth: int | None) -> dict[str, Any]:

@@ -5,6 +5,8 @@ a bot's Diff on deal *d* after a change minus its Diff on deal *d* before it mea
 with the luck of the cards taken out: the interval of the mean difference is much narrower than
 the two runs' own intervals suggest. Every tournament in both files is compared, for each bot
 name in both, over the deals both runs played (deal *d* is the same deal in runs of one seed).
+Either file may also be a tournament's journal (``bench strength --journal``), finished or not:
+a long run is compared over the deals it has played so far.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ai.tournament import mean_and_interval
+from ai.deal_journal import JOURNAL_FORMAT, JournalError, read_journal
+from ai.tournament import DealResult, mean_and_interval, summarise
 from bench import add_markdown_option, publish
 from bench.strength import DEALS_FORMAT
 from core.files import (
@@ -37,11 +40,12 @@ class RunFileError(ValueError):
 
 @dataclass(frozen=True)
 class Run:
-    """One strength run: its seed and, per tournament and bot, the Diff of every deal."""
+    """One strength run: its seed and, per tournament and bot, the Diff of every deal it played
+    (deal index → Diff)."""
 
     path: str
     seed: int
-    diffs: dict[str, dict[str, list[float]]]
+    diffs: dict[str, dict[str, dict[int, float]]]
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class Pairing:
     change_ci: float
 
 
-def _diffs(path: str, name: str, value: Any) -> dict[str, list[float]]:
+def _diffs(path: str, name: str, value: Any) -> dict[str, dict[int, float]]:
     """Return one tournament's Diffs per deal by bot, or raise RunFileError."""
     per_bot = value.get("diff_per_deal") if isinstance(value, dict) else None
     if not isinstance(per_bot, dict):
@@ -68,17 +72,21 @@ def _diffs(path: str, name: str, value: Any) -> dict[str, list[float]]:
             isinstance(diff, int | float) and not isinstance(diff, bool) for diff in diffs
         ):
             raise RunFileError(f"{path}: {name} / {bot}: the Diffs are not a list of numbers")
-        result[bot] = [float(diff) for diff in diffs]
+        result[bot] = {deal: float(diff) for deal, diff in enumerate(diffs)}
     return result
 
 
 def read_run(path: str) -> Run:
-    """Read a file written by ``bench strength --deals-out``; raise RunFileError."""
+    """Read a file written by ``bench strength --deals-out`` or a tournament's journal; raise
+    RunFileError."""
     try:
-        data = parse_strict_json(decode_utf8(read_regular_file(path, MAX_BYTES)), max_depth=6)
+        text = decode_utf8(read_regular_file(path, MAX_BYTES))
+        if _is_journal(text):
+            return _journal_run(path)
+        data = parse_strict_json(text, max_depth=6)
     except FileNotFoundError:
         raise RunFileError(f"{path}: no such file") from None
-    except (OSError, FileContentError, StrictJsonError) as error:
+    except (OSError, FileContentError, StrictJsonError, JournalError) as error:
         raise RunFileError(f"{path}: {error}") from None
     if not isinstance(data, dict) or data.get("format") != DEALS_FORMAT:
         raise RunFileError(f"{path}: not a file of `bench strength --deals-out`")
@@ -90,6 +98,37 @@ def read_run(path: str) -> Run:
         raise RunFileError(f"{path}: the seed or the tournaments are missing")
     diffs = {name: _diffs(path, name, value) for name, value in tournaments.items()}
     return Run(path, seed, diffs)
+
+
+def _is_journal(text: str) -> bool:
+    """Whether the text's first line is a journal's header (a deals file's is a lone brace)."""
+    try:
+        header = parse_strict_json(text.partition("\n")[0], max_depth=6)
+    except StrictJsonError:
+        return False
+    return isinstance(header, dict) and header.get("format") == JOURNAL_FORMAT
+
+
+def _journal_run(path: str) -> Run:
+    """Read a journal's deals so far as a run of its one tournament; raise JournalError."""
+    header, deals = read_journal(path)
+    lineup, seed, name = header.get("lineup"), header.get("seed"), header.get("tournament")
+    if (
+        not isinstance(lineup, list)
+        or len(lineup) != 4
+        or not all(isinstance(bot, str) for bot in lineup)
+        or not isinstance(seed, int)
+        or isinstance(seed, bool)
+        or not isinstance(name, str)
+    ):
+        raise JournalError("the journal does not name its tournament, lineup and seed")
+    order = sorted(deals)
+    results = [DealResult.from_json(deals[deal]) for deal in order]
+    per_bot = {
+        summary.name: dict(zip(order, summary.diff_per_deal, strict=True))
+        for summary in summarise(lineup, results)
+    }
+    return Run(path, seed, {name: per_bot})
 
 
 def pair_runs(before: Run, after: Run) -> list[Pairing]:
@@ -105,18 +144,18 @@ def pair_runs(before: Run, after: Run) -> list[Pairing]:
     pairings = []
     for tournament, bots in before.diffs.items():
         for bot, old in bots.items():
-            new = after.diffs.get(tournament, {}).get(bot)
-            deals = min(len(old), len(new or []))
-            if new is None or deals == 0:
+            new = after.diffs.get(tournament, {}).get(bot, {})
+            common = sorted(old.keys() & new.keys())
+            if not common:
                 continue
-            change, change_ci = mean_and_interval([new[d] - old[d] for d in range(deals)])
+            change, change_ci = mean_and_interval([new[deal] - old[deal] for deal in common])
             pairings.append(
                 Pairing(
                     tournament,
                     bot,
-                    deals,
-                    math.fsum(old[:deals]) / deals,
-                    math.fsum(new[:deals]) / deals,
+                    len(common),
+                    math.fsum(old[deal] for deal in common) / len(common),
+                    math.fsum(new[deal] for deal in common) / len(common),
                     change,
                     change_ci,
                 )
@@ -150,8 +189,11 @@ def render(pairings: Sequence[Pairing], markdown: bool) -> str:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add this command's arguments."""
-    parser.add_argument("before", help="a file of `bench strength --deals-out` (the earlier run)")
-    parser.add_argument("after", help="a file of a later run with the same seed")
+    parser.add_argument(
+        "before",
+        help="a file of `bench strength --deals-out` or a journal of `--journal` (the earlier run)",
+    )
+    parser.add_argument("after", help="such a file of a later run with the same seed")
     add_markdown_option(parser, "the comparison")
 
 

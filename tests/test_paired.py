@@ -115,3 +115,50 @@ def test_runs_of_different_deals_and_bad_files_are_refused_by_name(
         assert main(["paired", str(good), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+
+
+def test_a_journal_pairs_over_the_deals_it_has_so_far_and_is_read_without_a_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deals_file = tmp_path / "whole.json"
+    strength_run(deals_file)
+    whole = json.loads(deals_file.read_text(encoding="utf-8"))
+    easy = whole["tournaments"]["easy-vs-random"]["diff_per_deal"]["easy"]
+    strength_run(tmp_path / "part.json", "--journal", str(tmp_path / "runs"))
+    journal = tmp_path / "runs" / "easy-vs-random.ndjson"
+    lines = journal.read_bytes().split(b"\n")
+    # A run in progress: deals 1 and 4 not yet finished, the last line cut short by a kill.
+    kept = [line for line in lines[1:-1] if json.loads(line)["deal"] not in (1, 4)]
+    cut = b"\n".join([lines[0], *kept[:-1]]) + b"\n" + kept[-1][:20]
+    journal.write_bytes(cut)
+    run = paired.read_run(str(journal))
+    assert sorted(run.diffs["easy-vs-random"]["easy"]) == [0, 2, 3]
+    assert journal.read_bytes() == cut
+    # The journal's Diffs are the ones the tournament reported, deal by deal.
+    for deal, diff in run.diffs["easy-vs-random"]["easy"].items():
+        assert math.isclose(diff, easy[deal], abs_tol=1e-6)
+    assert main(["paired", str(deals_file), str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert "easy-vs-random  easy" in out and "+0.00 ± 0.00" in out
+    (pairing,) = [
+        p for p in paired.pair_runs(paired.read_run(str(deals_file)), run) if p.bot == "easy"
+    ]
+    assert pairing.deals == 3
+    assert math.isclose(pairing.before, (easy[0] + easy[2] + easy[3]) / 3, abs_tol=1e-6)
+
+
+def test_a_damaged_journal_is_refused_by_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write_run(tmp_path / "good.json", strength.DEFAULT_SEED, [1.0])
+    header = {"format": "mdhearts-deal-journal", "version": 1, "tournament": "t"}
+    nameless = tmp_path / "nameless.ndjson"
+    nameless.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    header |= {"lineup": ["a", "b", "b", "b"], "seed": strength.DEFAULT_SEED}
+    damaged = tmp_path / "damaged.ndjson"
+    damaged.write_text(json.dumps(header) + '\n{"deal": 0, "result": {"points": 3}}\n')
+    cases = {nameless: "does not name its tournament", damaged: "points"}
+    for path, message in cases.items():
+        assert main(["paired", str(good), str(path)]) == 2
+        err = capsys.readouterr().err
+        assert str(path) in err and message in err, err
