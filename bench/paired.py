@@ -6,7 +6,9 @@ with the luck of the cards taken out: the interval of the mean difference is muc
 the two runs' own intervals suggest. Every tournament in both files is compared, for each bot
 name in both, over the deals both runs played (deal *d* is the same deal in runs of one seed).
 Either file may also be a tournament's journal (``bench strength --journal``), finished or not:
-a long run is compared over the deals it has played so far.
+a long run is compared over the deals it has played so far. With ``--by-direction`` each bot is
+also compared over the deals of each pass direction (left, right, across, hold) on their own:
+what a bot gains in the hands without a pass it gains in play alone.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ai.deal_journal import JOURNAL_FORMAT, JournalError, read_journal
 from ai.tournament import DealResult, mean_and_interval, summarise
 from bench import add_markdown_option, publish
 from bench.strength import DEALS_FORMAT
+from core.errors import RulesOptionError
 from core.files import (
     FileContentError,
     StrictJsonError,
@@ -29,6 +32,7 @@ from core.files import (
     parse_strict_json,
     read_regular_file,
 )
+from core.rules import STANDARD_RULES, RuleSet
 
 #: The largest file read (a 100,000-deal run of every tournament fits easily).
 MAX_BYTES = 64 * 1024 * 1024
@@ -41,16 +45,18 @@ class RunFileError(ValueError):
 @dataclass(frozen=True)
 class Run:
     """One strength run: its seed and, per tournament and bot, the Diff of every deal it played
-    (deal index → Diff)."""
+    (deal index → Diff); deal *d* passes in direction ``pass_cycle[d % len(pass_cycle)]``."""
 
     path: str
     seed: int
     diffs: dict[str, dict[str, dict[int, float]]]
+    pass_cycle: tuple[str, ...] = STANDARD_RULES.pass_cycle
 
 
 @dataclass(frozen=True)
 class Pairing:
-    """One bot in one tournament of both runs: the deals compared and the mean difference."""
+    """One bot in one tournament of both runs: the deals compared and the mean difference,
+    over every deal both played (``direction`` empty) or over one pass direction's."""
 
     tournament: str
     bot: str
@@ -59,6 +65,7 @@ class Pairing:
     after: float
     change: float
     change_ci: float
+    direction: str = ""
 
 
 def _diffs(path: str, name: str, value: Any) -> dict[str, dict[int, float]]:
@@ -97,6 +104,7 @@ def read_run(path: str) -> Run:
     if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(tournaments, dict):
         raise RunFileError(f"{path}: the seed or the tournaments are missing")
     diffs = {name: _diffs(path, name, value) for name, value in tournaments.items()}
+    # ``bench strength`` plays the standard rules, so its deals pass in the standard cycle.
     return Run(path, seed, diffs)
 
 
@@ -122,25 +130,38 @@ def _journal_run(path: str) -> Run:
         or not isinstance(name, str)
     ):
         raise JournalError("the journal does not name its tournament, lineup and seed")
+    try:
+        rules = RuleSet.from_dict(header.get("rules"))
+    except (RulesOptionError, TypeError) as error:
+        raise JournalError(f"the journal's rules are damaged: {error}") from None
     order = sorted(deals)
     results = [DealResult.from_json(deals[deal]) for deal in order]
     per_bot = {
         summary.name: dict(zip(order, summary.diff_per_deal, strict=True))
         for summary in summarise(lineup, results)
     }
-    return Run(path, seed, {name: per_bot})
+    return Run(path, seed, {name: per_bot}, rules.pass_cycle)
 
 
-def pair_runs(before: Run, after: Run) -> list[Pairing]:
-    """Return every bot of every tournament found in both runs, compared deal by deal.
+def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairing]:
+    """Return every bot of every tournament found in both runs, compared deal by deal, and
+    with ``by_direction`` also over each pass direction's deals, after the bot's whole row.
 
-    Raise RunFileError when the runs played different deals (different seeds).
+    Raise RunFileError when the runs played different deals (different seeds, or for
+    ``by_direction`` different pass cycles).
     """
     if before.seed != after.seed:
         raise RunFileError(
             f"the runs played different deals: seed {before.seed} in {before.path}, "
             f"{after.seed} in {after.path}"
         )
+    cycle = before.pass_cycle
+    if by_direction and after.pass_cycle != cycle:
+        raise RunFileError(
+            f"the runs pass in different directions: {' '.join(cycle)} in {before.path}, "
+            f"{' '.join(after.pass_cycle)} in {after.path}"
+        )
+    directions = list(dict.fromkeys(cycle)) if by_direction else []
     pairings = []
     for tournament, bots in before.diffs.items():
         for bot, old in bots.items():
@@ -148,28 +169,51 @@ def pair_runs(before: Run, after: Run) -> list[Pairing]:
             common = sorted(old.keys() & new.keys())
             if not common:
                 continue
-            change, change_ci = mean_and_interval([new[deal] - old[deal] for deal in common])
-            pairings.append(
-                Pairing(
-                    tournament,
-                    bot,
-                    len(common),
-                    math.fsum(old[deal] for deal in common) / len(common),
-                    math.fsum(new[deal] for deal in common) / len(common),
-                    change,
-                    change_ci,
-                )
-            )
+            groups = [("", common)] + [
+                (direction, [deal for deal in common if cycle[deal % len(cycle)] == direction])
+                for direction in directions
+            ]
+            pairings += [
+                _pairing(tournament, bot, direction, old, new, deals)
+                for direction, deals in groups
+                if deals
+            ]
     return pairings
 
 
+def _pairing(
+    tournament: str,
+    bot: str,
+    direction: str,
+    old: dict[int, float],
+    new: dict[int, float],
+    deals: Sequence[int],
+) -> Pairing:
+    """Return one bot's comparison over these deals."""
+    change, change_ci = mean_and_interval([new[deal] - old[deal] for deal in deals])
+    return Pairing(
+        tournament,
+        bot,
+        len(deals),
+        math.fsum(old[deal] for deal in deals) / len(deals),
+        math.fsum(new[deal] for deal in deals) / len(deals),
+        change,
+        change_ci,
+        direction,
+    )
+
+
 def render(pairings: Sequence[Pairing], markdown: bool) -> str:
-    """Return the comparison as a table (Markdown or plain text)."""
-    header = ("tournament", "bot", "deals", "Diff before", "Diff after", "change (95% CI)")
+    """Return the comparison as a table (Markdown or plain text), with a column of the pass
+    direction when any row is one direction's."""
+    split = any(pairing.direction for pairing in pairings)
+    header = ("tournament", "bot", *(("pass",) if split else ()), "deals")
+    header += ("Diff before", "Diff after", "change (95% CI)")
     rows = [
         (
             pairing.tournament,
             pairing.bot,
+            *((pairing.direction or "all",) if split else ()),
             f"{pairing.deals:,}",
             f"{pairing.before:+.2f}",
             f"{pairing.after:+.2f}",
@@ -178,9 +222,10 @@ def render(pairings: Sequence[Pairing], markdown: bool) -> str:
         for pairing in pairings
     ]
     if markdown:
-        lines = ["| " + " | ".join(header) + " |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+        align = ["---"] * (len(header) - 4) + ["---:"] * 4
+        lines = ["| " + " | ".join(header) + " |", "| " + " | ".join(align) + " |"]
         return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
-    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(6)]
+    widths = [max(len(row[column]) for row in [header, *rows]) for column in range(len(header))]
     return "\n".join(
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
         for row in [header, *rows]
@@ -194,13 +239,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="a file of `bench strength --deals-out` or a journal of `--journal` (the earlier run)",
     )
     parser.add_argument("after", help="such a file of a later run with the same seed")
+    parser.add_argument(
+        "--by-direction",
+        action="store_true",
+        help="also compare each bot over the deals of each pass direction on their own",
+    )
     add_markdown_option(parser, "the comparison")
 
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two runs and print the table; 2 when a file cannot be compared."""
     try:
-        pairings = pair_runs(read_run(args.before), read_run(args.after))
+        pairings = pair_runs(read_run(args.before), read_run(args.after), args.by_direction)
     except RunFileError as error:
         print(error, file=sys.stderr)
         return 2

@@ -162,3 +162,58 @@ def test_a_damaged_journal_is_refused_by_name(
         assert main(["paired", str(good), str(path)]) == 2
         err = capsys.readouterr().err
         assert str(path) in err and message in err, err
+
+
+def test_by_direction_each_pass_direction_is_compared_over_its_own_deals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The standard cycle: deals 0 and 4 pass left, 1 and 5 right, 2 and 6 across, 3 and 7 hold.
+    before = write_run(tmp_path / "a.json", 1, [0.0] * 8)
+    after = write_run(tmp_path / "b.json", 1, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
+    pairings = paired.pair_runs(paired.read_run(str(before)), paired.read_run(str(after)), True)
+    assert [(p.direction, p.deals, p.change) for p in pairings] == [
+        ("", 8, 4.5),
+        ("left", 2, 3.0),
+        ("right", 2, 4.0),
+        ("across", 2, 5.0),
+        ("hold", 2, 6.0),
+    ]
+    assert [
+        p.direction
+        for p in paired.pair_runs(paired.read_run(str(before)), paired.read_run(str(after)))
+    ] == [""]
+    assert main(["paired", str(before), str(after), "--by-direction", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "| t | a | hold | 2 | +0.00 | +6.00 | +6.00 ± 3.92 |" in out
+    assert "| t | a | all | 8 | +0.00 | +4.50 |" in out
+
+
+def test_a_journal_splits_by_its_own_pass_cycle_and_other_cycles_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    strength_run(tmp_path / "part.json", "--journal", str(tmp_path / "runs"))
+    journal = tmp_path / "runs" / "easy-vs-random.ndjson"
+    lines = journal.read_text(encoding="utf-8").split("\n")
+    header = json.loads(lines[0])
+    header["rules"]["pass_cycle"] = ["left", "hold"]
+    journal.write_text("\n".join([json.dumps(header), *lines[1:]]), encoding="utf-8")
+    run = paired.read_run(str(journal))
+    assert run.pass_cycle == ("left", "hold")
+    pairings = paired.pair_runs(run, run, by_direction=True)
+    assert [(p.bot, p.direction, p.deals) for p in pairings if p.bot == "easy"] == [
+        ("easy", "", 6),
+        ("easy", "left", 3),
+        ("easy", "hold", 3),
+    ]
+    deals_file = tmp_path / "whole.json"
+    strength_run(deals_file)
+    # Without the split the cycles do not matter; with it the deals would not match.
+    assert main(["paired", str(deals_file), str(journal)]) == 0
+    capsys.readouterr()
+    assert main(["paired", str(deals_file), str(journal), "--by-direction"]) == 2
+    assert "pass in different directions: left right across hold" in capsys.readouterr().err
+    header["rules"]["pass_cycle"] = ["sideways"]
+    journal.write_text("\n".join([json.dumps(header), *lines[1:]]), encoding="utf-8")
+    assert main(["paired", str(deals_file), str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert str(journal) in err and "rules are damaged" in err, err
