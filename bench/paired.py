@@ -45,12 +45,12 @@ class RunFileError(ValueError):
 @dataclass(frozen=True)
 class Run:
     """One strength run: its seed and, per tournament and bot, the Diff of every deal it played
-    (deal index → Diff); deal *d* passes in direction ``pass_cycle[d % len(pass_cycle)]``."""
+    (deal index → Diff), and the rules its deals were played under."""
 
     path: str
     seed: int
     diffs: dict[str, dict[str, dict[int, float]]]
-    pass_cycle: tuple[str, ...] = STANDARD_RULES.pass_cycle
+    rules: RuleSet = STANDARD_RULES
 
 
 @dataclass(frozen=True)
@@ -140,7 +140,7 @@ def _journal_run(path: str) -> Run:
         summary.name: dict(zip(order, summary.diff_per_deal, strict=True))
         for summary in summarise(lineup, results)
     }
-    return Run(path, seed, {name: per_bot}, rules.pass_cycle)
+    return Run(path, seed, {name: per_bot}, rules)
 
 
 def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairing]:
@@ -155,13 +155,13 @@ def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairi
             f"the runs played different deals: seed {before.seed} in {before.path}, "
             f"{after.seed} in {after.path}"
         )
-    cycle = before.pass_cycle
-    if by_direction and after.pass_cycle != cycle:
+    rules = before.rules
+    if by_direction and after.rules.pass_cycle != rules.pass_cycle:
         raise RunFileError(
-            f"the runs pass in different directions: {' '.join(cycle)} in {before.path}, "
-            f"{' '.join(after.pass_cycle)} in {after.path}"
+            f"the runs pass in different directions: {' '.join(rules.pass_cycle)} in "
+            f"{before.path}, {' '.join(after.rules.pass_cycle)} in {after.path}"
         )
-    directions = list(dict.fromkeys(cycle)) if by_direction else []
+    directions = list(dict.fromkeys(rules.pass_cycle)) if by_direction else []
     pairings = []
     for tournament, bots in before.diffs.items():
         for bot, old in bots.items():
@@ -170,7 +170,7 @@ def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairi
             if not common:
                 continue
             groups = [("", common)] + [
-                (direction, [deal for deal in common if cycle[deal % len(cycle)] == direction])
+                (direction, [deal for deal in common if rules.direction_of_hand(deal) == direction])
                 for direction in directions
             ]
             pairings += [

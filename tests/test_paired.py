@@ -198,7 +198,7 @@ def test_a_journal_splits_by_its_own_pass_cycle_and_other_cycles_are_refused(
     header["rules"]["pass_cycle"] = ["left", "hold"]
     journal.write_text("\n".join([json.dumps(header), *lines[1:]]), encoding="utf-8")
     run = paired.read_run(str(journal))
-    assert run.pass_cycle == ("left", "hold")
+    assert run.rules.pass_cycle == ("left", "hold")
     pairings = paired.pair_runs(run, run, by_direction=True)
     assert [(p.bot, p.direction, p.deals) for p in pairings if p.bot == "easy"] == [
         ("easy", "", 6),
