@@ -102,12 +102,16 @@ class SeatRefused(ValueError):
         self.seat = seat
 
 
-def check_seats(seats: Sequence[Seat], *, allow_engines: bool) -> None:
+def check_seats(
+    seats: Sequence[Seat], *, allow_engines: bool = False, first_number: int = 0
+) -> None:
     """Raise SeatRefused for the first seat this program cannot or may not play.
 
-    Nothing is started: an engine's command is only looked up.
+    Nothing is started: an engine's command is only looked up. An engine seat is refused
+    unless ``allow_engines`` says the person agreed to start its program. ``first_number``
+    is the seat number of ``seats[0]`` (to check some seats of a match).
     """
-    for number, seat in enumerate(seats):
+    for number, seat in enumerate(seats, start=first_number):
         if seat.is_bot and seat.bot:
             if not is_registered(seat.bot_name()):
                 raise SeatRefused(

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from core.actions import Action
 from core.cards import card_text
+from core.rules import pass_sender
 
 
 def _plain(name: str, value: Any) -> Any:
@@ -128,3 +129,26 @@ class ActionUndone(Event):
 
     kind: ClassVar[str] = "action_undone"
     action: Action
+
+
+def seat_view(data: dict[str, Any], viewer: int | None, *, match_over: bool) -> dict[str, Any]:
+    """Return an event's JSON data (``Event.to_dict``) as the seat ``viewer`` may see it.
+
+    A seat knows its own pass and the cards it received: the other passes are blanked. The
+    match's seed deals every hand, so it is blanked too until the match is over (then it
+    serves replays). With no viewer (nobody's cards to keep secret) nothing is hidden.
+    """
+    if viewer is None:
+        return data
+    if data["type"] == MatchStarted.kind and not match_over:
+        data["seed"] = None
+    elif data["type"] == PassesExchanged.kind:
+        known = (viewer, pass_sender(viewer, data["direction"]))
+        data["passes"] = [
+            cards if seat in known else None for seat, cards in enumerate(data["passes"])
+        ]
+    elif data["type"] == ActionUndone.kind:
+        action = data["action"]
+        if "pass" in action and action["seat"] != viewer:
+            action["pass"] = None
+    return data

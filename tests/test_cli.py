@@ -346,7 +346,7 @@ def test_load_refuses_bad_records_and_keeps_the_state(run: Cli, tmp_path: Path) 
     record = json.loads(run.state.read_text())
     record["seats"][1] = "engine:./other-program"
     bad.write_text(json.dumps(record))
-    assert "a loaded record may not start programs" in run.refused("load", str(bad))
+    assert "starts only with your consent" in run.refused("load", str(bad))
 
 
 def test_save_to_an_unwritable_place_fails_cleanly(run: Cli, tmp_path: Path) -> None:

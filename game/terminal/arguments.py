@@ -82,8 +82,8 @@ def seats_from_text(text: str) -> tuple[Seat, ...]:
         checked = parse_seats(kinds)
     except HeartsError as error:
         raise CliError(f"--seats: {error}", EXIT_USAGE) from None
-    try:
-        check_seats_supported(checked)
+    try:  # engine seats typed here are the person's own choice
+        check_seats_supported(checked, allow_engines=True)
     except CliError as error:
         raise CliError(str(error), EXIT_USAGE) from None
     return checked
@@ -127,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="print one JSON object instead of text",
     )
     common.add_argument(
+        "--allow-engines",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="let engine:COMMAND seats of the match file start their programs (only for a "
+        "file you trust)",
+    )
+    common.add_argument(
         "--symbols",
         action="store_true",
         default=argparse.SUPPRESS,
@@ -155,7 +162,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--seats",
         default="human,bot,bot,bot",
         metavar="K,K,K,K",
-        help="seat kinds 0-3: human, bot or bot:LEVEL (default: human,bot,bot,bot)",
+        help="seat kinds 0-3: human, bot, bot:LEVEL or engine:COMMAND (default: human,bot,bot,bot)",
     )
     _add_rule_options(new)
     add("status", "show the match").add_argument(
@@ -173,10 +180,5 @@ def build_parser() -> argparse.ArgumentParser:
     add("save", "write the match record to PATH").add_argument("path", metavar="PATH")
     load = add("load", "make the record at PATH the current match")
     load.add_argument("path", metavar="PATH")
-    load.add_argument(
-        "--allow-engines",
-        action="store_true",
-        help="allow engine:COMMAND seats in the record (they start those programs)",
-    )
     add("sheet", "show the score sheet")
     return parser

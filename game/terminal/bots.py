@@ -18,7 +18,7 @@ from typing import Any
 from ai.autoplay import BotError, play_bots
 from ai.bot import Bot, Budget, close_bot
 from ai.external import make_engine_bot
-from ai.registry import DEFAULT_SEAT_BOT, seat_bot_names
+from ai.registry import DEFAULT_SEAT_BOT, check_seats, seat_bot_names
 from ai.telemetry import TelemetryLog, telemetry_from_env
 from ai.think import (
     INSTANT_BOTS,
@@ -90,8 +90,12 @@ class BotSeats:
 
     ``use_worker`` None runs the bots of ``INSTANT_BOTS`` in this process and the others in
     the shared worker; True sends every bot to the worker; False runs all in this process.
-    Plain ``bot`` seats are played by ``config.difficulty``.
+    Plain ``bot`` seats are played by ``config.difficulty``. ``allow_engines`` says whether
+    the person agreed that ``engine:`` seats start their programs; without it none starts.
     """
+
+    #: Whether engine seats may start their programs (the person's consent).
+    allow_engines = False
 
     def __init__(
         self,
@@ -125,10 +129,14 @@ class BotSeats:
         """Return the bot name of every built-in bot seat (plain ``bot`` seats: the config's)."""
         return seat_bot_names(seats, self.config.difficulty)
 
-    def engine(self, seat: Seat) -> Bot:
-        """Return the player of an engine seat: its program, started on first use."""
+    def engine(self, number: int, seat: Seat) -> Bot:
+        """Return the player of engine seat ``number``: its program, started on first use.
+
+        Raises SeatRefused, starting nothing, unless the person agreed (``allow_engines``).
+        """
         key = str(seat)
         if key not in self._engines:
+            check_seats([seat], allow_engines=self.allow_engines, first_number=number)
             self._engines[key] = make_engine_bot(key)
         return self._engines[key]
 
@@ -158,7 +166,7 @@ class BotSeats:
             bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
         for number, seat in enumerate(controller.seats):
             if seat.is_engine:
-                bots[number] = self.engine(seat)
+                bots[number] = self.engine(number, seat)
         return play_bots(controller, bots) if bots else []
 
     def cancel(self) -> None:

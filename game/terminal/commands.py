@@ -32,10 +32,17 @@ class Outcome:
     show_status: bool = True
 
 
+def _load(args: argparse.Namespace, state: Path) -> Controller:
+    """Load the state file's match; its engine seats only with the person's consent."""
+    return load_state(state, allow_engines=args.players.allow_engines)
+
+
 def cmd_new(args: argparse.Namespace, state: Path) -> Outcome:
     """Start a match, let the bots move, and save it as the state file."""
     rules = rules_from_args(args)
     seats = seats_from_text(args.seats)
+    # Engine seats typed in this command line are the person's own choice.
+    args.players.allow_engines = True
     try:
         seed = None if args.seed is None else validate_seed(args.seed)
     except HeartsError as error:
@@ -49,13 +56,13 @@ def cmd_new(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_status(args: argparse.Namespace, state: Path) -> Outcome:
     """Show the match; nothing changes."""
-    controller = load_state(state)
+    controller = load_state(state, allow_engines=True)  # shows the match, starts nothing
     return Outcome(controller, seat=viewing_seat(controller, args.seat))
 
 
 def cmd_pass(args: argparse.Namespace, state: Path) -> Outcome:
     """Pass three cards for the human seat, then let the bots move."""
-    controller = load_state(state)
+    controller = _load(args, state)
     seat = acting_seat(controller, args.seat)
     happened = checked(controller.submit_pass(seat, " ".join(args.cards)))
     happened += autoplay(controller, args.players)
@@ -65,7 +72,7 @@ def cmd_pass(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_play(args: argparse.Namespace, state: Path) -> Outcome:
     """Play one card for the human seat, then let the bots move."""
-    controller = load_state(state)
+    controller = _load(args, state)
     seat = acting_seat(controller, args.seat)
     happened = checked(controller.play_card(seat, args.card))
     happened += autoplay(controller, args.players)
@@ -75,7 +82,7 @@ def cmd_play(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_undo(args: argparse.Namespace, state: Path) -> Outcome:
     """Take back moves until a human's last move is undone; the bots do not move again."""
-    controller = load_state(state)
+    controller = _load(args, state)
     happened = undo_to_human(controller)
     save_state(controller, state)
     return Outcome(controller, happened)
@@ -83,7 +90,7 @@ def cmd_undo(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_redo(args: argparse.Namespace, state: Path) -> Outcome:
     """Apply again the human move last undone, then let the bots move."""
-    controller = load_state(state)
+    controller = _load(args, state)
     happened = redo_to_human(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened)
@@ -91,7 +98,7 @@ def cmd_redo(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_next(args: argparse.Namespace, state: Path) -> Outcome:
     """Deal the next hand once the current one is over, then let the bots move."""
-    controller = load_state(state)
+    controller = _load(args, state)
     happened = checked(controller.next_hand()) + autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(controller, happened)
@@ -99,7 +106,7 @@ def cmd_next(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_save(args: argparse.Namespace, state: Path) -> Outcome:
     """Write the match record to PATH; the state file is not changed."""
-    controller = load_state(state)
+    controller = load_state(state, allow_engines=True)  # shows the match, starts nothing
     target = checked_path(args.path, "save")
     save_state(controller, target)
     return Outcome(
@@ -117,7 +124,7 @@ def cmd_load(args: argparse.Namespace, state: Path) -> Outcome:
         controller = load_record(source)
     except (OSError, ValueError) as error:
         raise CliError(f"cannot load the match: {error}") from None
-    check_seats_supported(controller.seats, allow_engines=args.allow_engines)
+    check_seats_supported(controller.seats, allow_engines=args.players.allow_engines)
     happened = autoplay(controller, args.players)
     save_state(controller, state)
     return Outcome(
@@ -130,7 +137,7 @@ def cmd_load(args: argparse.Namespace, state: Path) -> Outcome:
 
 def cmd_sheet(args: argparse.Namespace, state: Path) -> Outcome:
     """Show the score sheet of the match."""
-    controller = load_state(state)
+    controller = load_state(state, allow_engines=True)  # shows the match, starts nothing
     try:
         from core.scoresheet import score_sheet
     except ImportError:

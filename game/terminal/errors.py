@@ -10,12 +10,18 @@ PROG = "mdhearts cli"
 
 
 class CliError(Exception):
-    """A command that cannot be done; ``code`` is the exit status to return."""
+    """A command that cannot be done; ``code`` is the exit status to return.
 
-    def __init__(self, message: str, code: int = EXIT_FAILED, usage: str = "") -> None:
+    ``reason`` is a code a program can react to (e.g. ``engine_not_allowed``), or "".
+    """
+
+    def __init__(
+        self, message: str, code: int = EXIT_FAILED, usage: str = "", *, reason: str = ""
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.usage = usage
+        self.reason = reason
 
 
 def checked(result: Result) -> list[ev.Event]:

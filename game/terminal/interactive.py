@@ -19,7 +19,7 @@ from core.controller import Controller
 from core.errors import HeartsError
 from core.files import set_aside
 from core.rules import RuleSet
-from core.seats import DEFAULT_SEATS, Seat
+from core.seats import DEFAULT_SEATS, Seat, engine_seats
 from game.streams import write
 from game.terminal.bots import BotSeats
 from game.terminal.errors import CliError
@@ -59,6 +59,8 @@ class InteractiveSession:
         stdout: TextIO,
         symbols: bool = False,
         players: BotSeats | None = None,
+        *,
+        allow_engines: bool = False,
     ) -> None:
         self.state = state
         self.stdin = stdin
@@ -70,6 +72,7 @@ class InteractiveSession:
         if players is None:
             players, self.warnings = bot_seats(use_worker=True)
         self.players = players
+        self.players.allow_engines = allow_engines
 
     # -- output -------------------------------------------------------------------------------
 
@@ -108,17 +111,48 @@ class InteractiveSession:
 
     # -- state --------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Take up the match of the state file, or start one if there is none usable."""
+    def start(self) -> bool:
+        """Take up the match of the state file, or start one if there is none usable.
+
+        A match whose seats would start programs is taken up only if the person agrees
+        (default no); otherwise the file is left as it is and False ends the session.
+        """
         try:
-            self.controller = load_state(self.state)
+            self.controller = load_state(self.state, allow_engines=self.players.allow_engines)
         except CliError as error:
+            if error.reason == "engine_not_allowed":
+                return self.ask_engine_consent()
             if str(error) != NO_MATCH:
                 self.say(f"{error}\n{self.set_aside_state()}starting a new match instead\n")
             self.new_match(RuleSet(), DEFAULT_SEATS)
-            return
+            return True
         happened = autoplay(self.controller, self.players)
         self.commit(happened, save=bool(happened))
+        return True
+
+    def ask_engine_consent(self) -> bool:
+        """Ask before the state file's engine programs start (default no); on yes, take up
+        the match. On no, nothing starts and the file is left as it is."""
+        try:
+            seats = load_state(self.state, allow_engines=True).seats
+        except CliError as error:
+            self.say(f"{error}\n")
+            return False
+        commands = "".join(
+            f"  seat {n}: {seat.command}\n" for n, seat in engine_seats(seats).items()
+        )
+        self.say(f"the match in {self.state} has seats played by programs:\n{commands}")
+        self.say("start these programs on this computer? (y/N) ")
+        self.stdout.flush()
+        try:
+            answer = self.stdin.readline().strip().lower()
+        except (OSError, UnicodeDecodeError):
+            answer = ""
+        if answer not in ("y", "yes"):
+            self.say("nothing was started; the match file is left as it is\n")
+            return False
+        self.players.allow_engines = True
+        return self.start()
 
     def set_aside_state(self) -> str:
         """Rename the state file that cannot be taken up, so the new match replaces nothing.
@@ -228,7 +262,8 @@ class InteractiveSession:
     def _loop(self) -> int:
         for warning in self.warnings:
             self.say(f"warning: {warning}\n")
-        self.start()
+        if not self.start():
+            return 1
         while True:
             if self.changed:
                 self.say(status_text(status_data(self.controller, self.seat), self.symbols))
@@ -259,11 +294,17 @@ def run_interactive(
     symbols: bool = False,
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    allow_engines: bool = False,
 ) -> int:
-    """Run a menu session on the state file (standard input and output by default)."""
+    """Run a menu session on the state file (standard input and output by default).
+
+    ``allow_engines``: the person agreed that the file's ``engine:`` seats start programs.
+    """
     if stdin is None:
         stdin = sys.stdin
         with contextlib.suppress(AttributeError, ValueError, io.UnsupportedOperation):
             stdin.reconfigure(errors="replace")  # type: ignore[union-attr]
-    session = InteractiveSession(state, stdin, stdout or sys.stdout, symbols)
+    session = InteractiveSession(
+        state, stdin, stdout or sys.stdout, symbols, allow_engines=allow_engines
+    )
     return session.run()

@@ -37,6 +37,7 @@ def _run(argv: list[str]) -> int:
         return stop.code if isinstance(stop.code, int) else EXIT_OK
     as_json = getattr(args, "json", False)
     symbols = getattr(args, "symbols", False)
+    allow_engines = getattr(args, "allow_engines", False)
     try:
         state_text = getattr(args, "state", None)
         state = default_state_path() if state_text is None else checked_path(state_text, "--state")
@@ -44,10 +45,11 @@ def _run(argv: list[str]) -> int:
             if args.command is not None:
                 raise CliError("--interactive takes no command", EXIT_USAGE)
             with state_lock(state):
-                return run_interactive(state, symbols=symbols)
+                return run_interactive(state, symbols=symbols, allow_engines=allow_engines)
         if args.command is None:
             raise CliError("give a command (see `mdhearts cli --help`)", EXIT_USAGE)
         args.players, warnings = bot_seats(telemetry_name=one_shot_telemetry_name())
+        args.players.allow_engines = allow_engines
         for warning in warnings:
             tell(f"{PROG}: warning: {warning}\n")
         try:
@@ -58,7 +60,10 @@ def _run(argv: list[str]) -> int:
     except CliError as error:
         tell(f"{PROG}: error: {error}\n")
         if as_json:
-            report_output(json.dumps({"ok": False, "error": str(error)}) + "\n")
+            failure = {"ok": False, "error": str(error)}
+            if error.reason:
+                failure["reason"] = error.reason
+            report_output(json.dumps(failure) + "\n")
         return error.code
     # The command is done and saved: a reader that went away cannot undo it, so the exit
     # status stays 0 and a retrying script does not play the move twice.

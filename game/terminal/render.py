@@ -75,6 +75,8 @@ def status_data(controller: Controller, seat: int | None) -> dict[str, Any]:
         "can_undo": can_undo(controller),
         "can_redo": controller.can_redo,
         "rules": controller.rules.to_dict(),
+        # The seed deals every hand: shown only once the match is over, for replays.
+        "seed": _seed_when_over(controller, seat),
     }
     if seat is not None:
         view = controller.observation(seat)
@@ -83,6 +85,14 @@ def status_data(controller: Controller, seat: int | None) -> dict[str, Any]:
         data["received"] = _texts(view.received)
         data["legal"] = _texts(controller.legal_cards(seat))
     return data
+
+
+def _seed_when_over(controller: Controller, seat: int | None) -> int | None:
+    """Return the match's seed when a viewing seat may know it: no seat, or the match over."""
+    match = controller.match
+    if match is None or (seat is not None and controller.phase != "match_over"):
+        return None
+    return match.seed
 
 
 def _trick_line(trick: dict[str, Any], viewer: int | None, symbols: bool) -> str:
@@ -103,7 +113,10 @@ def _trick_line(trick: dict[str, Any], viewer: int | None, symbols: bool) -> str
 def _turn_line(data: dict[str, Any]) -> str:
     phase, viewer, to_act = data["phase"], data["seat"], data["to_act"]
     if phase == "match_over":
-        return f"match over: {seat_name(data['winner'], viewer)} won"
+        return (
+            f"match over: {seat_name(data['winner'], viewer)} won "
+            f"(seed {data['seed']} deals these hands again)"
+        )
     if phase == "hand_over":
         return "hand over: `mdhearts cli next` deals the next hand"
     if data["your_turn"] and phase == "pass":
@@ -155,7 +168,9 @@ def _action_text(action: Action, viewer: int | None, symbols: bool) -> str:
 def describe_event(event: ev.Event, viewer: int | None, symbols: bool = False) -> str:
     """Return one line saying what an event means, keeping other seats' passes private."""
     if isinstance(event, ev.MatchStarted):
-        return f"new match (seed {event.seed}), seats: {', '.join(event.seats)}"
+        # The seed deals every hand: a seat sees it only once the match is over (status).
+        seed = f" (seed {event.seed})" if viewer is None else ""
+        return f"new match{seed}, seats: {', '.join(event.seats)}"
     if isinstance(event, ev.HandStarted):
         passing = "no passing" if event.direction == "hold" else f"pass {event.direction}"
         return f"hand {event.hand_number} dealt, {passing}"
@@ -185,32 +200,14 @@ def describe_event(event: ev.Event, viewer: int | None, symbols: bool = False) -
     return event.kind.replace("_", " ")
 
 
-def hide_private(data: dict[str, Any], viewer: int | None) -> dict[str, Any]:
-    """Blank out of an event's JSON data the passed cards ``viewer`` may not know.
-
-    A seat knows its own pass and the cards it received; with no viewer nothing is hidden.
-    """
-    if viewer is None:
-        return data
-    if data["type"] == "passes_exchanged":
-        known = (viewer, pass_sender(viewer, data["direction"]))
-        data["passes"] = [
-            cards if seat in known else None for seat, cards in enumerate(data["passes"])
-        ]
-    elif data["type"] == "action_undone":
-        action = data["action"]
-        if "pass" in action and action["seat"] != viewer:
-            action["pass"] = None
-    return data
-
-
 def render(outcome: Outcome, as_json: bool, symbols: bool) -> str:
     """Return the output of a command that succeeded."""
     controller = outcome.controller
     seat = outcome.seat if outcome.seat is not None else viewing_seat(controller, None)
     if as_json:
         data = Result(True, tuple(outcome.events)).to_dict()
-        data["events"] = [hide_private(event, seat) for event in data["events"]]
+        over = controller.phase == "match_over"
+        data["events"] = [ev.seat_view(event, seat, match_over=over) for event in data["events"]]
         data.update(status_data(controller, seat))
         data.update(outcome.extra)
         return json.dumps(data) + "\n"

@@ -39,21 +39,23 @@ def acting_seat(controller: Controller, chosen: int | None) -> int:
     return seat
 
 
-def check_seats_supported(seats: Sequence[Seat], *, allow_engines: bool = True) -> None:
-    """Refuse unknown bots and unusable engine commands (nothing is started).
+def check_seats_supported(seats: Sequence[Seat], *, allow_engines: bool = False) -> None:
+    """Refuse unknown bots, unusable engine commands and, unless ``allow_engines`` says the
+    person agreed, every ``engine:`` seat (nothing is started).
 
-    A record from elsewhere may name ``engine:`` seats, which would run programs of its
-    author's choosing: ``allow_engines=False`` refuses them.
+    A file may name ``engine:`` seats, which would run programs of its author's choosing.
     """
     try:
         check_seats(seats, allow_engines=allow_engines)
     except SeatRefused as refused:
         if refused.reason == "engine_not_allowed":
             raise CliError(
-                f"seat {refused.seat} is an engine seat ({str(seats[refused.seat])!r:.60}): a "
-                "loaded record may not start programs; pass --allow-engines if you trust it"
+                f"seat {refused.seat} is played by the program "
+                f"{seats[refused.seat].command!r:.60}, named in the match file: it starts only "
+                "with your consent; pass --allow-engines if you trust the file",
+                reason=refused.reason,
             ) from None
-        raise CliError(str(refused)) from None
+        raise CliError(str(refused), reason=refused.reason) from None
 
 
 def bot_seats(
@@ -76,3 +78,5 @@ def autoplay(controller: Controller, players: BotSeats) -> list[ev.Event]:
         return players.play(controller)
     except BotError as error:
         raise CliError(str(error), EXIT_INTERNAL) from None
+    except SeatRefused as refused:
+        raise CliError(str(refused), reason=refused.reason) from None

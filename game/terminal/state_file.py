@@ -41,8 +41,12 @@ def default_state_path() -> Path:
     return checked_path(value, STATE_ENV)
 
 
-def load_state(path: Path) -> Controller:
-    """Load the match from the state file, or raise CliError saying why not."""
+def load_state(path: Path, *, allow_engines: bool = False) -> Controller:
+    """Load the match from the state file, or raise CliError saying why not.
+
+    A match whose seats name engine programs is refused unless ``allow_engines`` says the
+    person agreed (``--allow-engines``): the file may have been written by anyone.
+    """
     try:
         exists = path.exists()
     except (OSError, ValueError) as error:
@@ -56,7 +60,7 @@ def load_state(path: Path) -> Controller:
             f"the state file is not a usable match: {error}\n"
             "start a new match with `mdhearts cli new`"
         ) from None
-    check_seats_supported(controller.seats)
+    check_seats_supported(controller.seats, allow_engines=allow_engines)
     return controller
 
 
