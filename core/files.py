@@ -475,24 +475,61 @@ def locked(path: str | os.PathLike[str], wait_s: float = LOCK_WAIT_S) -> Iterato
 
     Waits up to ``wait_s`` for another holder, then raises LockBusyError. The lock ends with
     the process that holds it, even when it is killed. Raises OSError when the lock file
-    cannot be made (e.g. the folder does not exist).
+    cannot be made (e.g. the folder does not exist). The lock file is removed again when the
+    lock is released, so none is left behind (a kill leaves one, which the next holder reuses).
     """
     guard = lock_path(path)
-    descriptor = os.open(guard, os.O_RDWR | os.O_CREAT | _O_BINARY, 0o666)
-    try:
-        deadline = time.monotonic() + wait_s
-        while not _try_lock(descriptor):
-            if time.monotonic() >= deadline:
-                raise LockBusyError(
-                    errno.EBUSY, "another mdhearts command is using this file", str(path)
-                )
-            time.sleep(0.02)
+    deadline = time.monotonic() + wait_s
+    while True:
+        descriptor = os.open(guard, os.O_RDWR | os.O_CREAT | _O_BINARY, 0o666)
         try:
-            yield
-        finally:
-            _unlock(descriptor)
+            while not _try_lock(descriptor):
+                if time.monotonic() >= deadline:
+                    raise LockBusyError(
+                        errno.EBUSY, "another mdhearts command is using this file", str(path)
+                    )
+                time.sleep(0.02)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        if _still_named(descriptor, guard):
+            break
+        # The holder before us removed the file we waited on: lock the one now named so.
+        _unlock(descriptor)
+        os.close(descriptor)
+    try:
+        yield
+    finally:
+        _release(descriptor, guard)
+
+
+def _still_named(descriptor: int, guard: Path) -> bool:
+    """Return whether the open lock file is still the file named ``guard``."""
+    try:
+        named = os.stat(guard)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(descriptor)
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
+
+
+def _release(descriptor: int, guard: Path) -> None:
+    """Remove the lock file and release the lock.
+
+    On POSIX the file is removed while still locked, so a waiter that then gets the lock sees
+    that its file is gone and locks the new one; on Windows an open file cannot be removed, so
+    the file goes after it is closed, and stays while another process has it open.
+    """
+    try:
+        if sys.platform != "win32":
+            with contextlib.suppress(OSError):
+                os.unlink(guard)
+        _unlock(descriptor)
     finally:
         os.close(descriptor)
+    if sys.platform == "win32":
+        with contextlib.suppress(OSError):
+            os.unlink(guard)
 
 
 if sys.platform == "win32":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,6 +62,8 @@ _MOST_HAND_POINTS = 36
 #: Deepest nesting of lists and objects in a record (a well-formed one needs 6).
 MAX_NESTING = 10
 
+#: The field that names a record's format, as ``looks_like_record`` finds it.
+_FORMAT_FIELD = re.compile(rb'"format"\s*:\s*"' + RECORD_FORMAT.encode() + rb'"')
 _REQUIRED_KEYS = ("format", "version", "rules", "seed", "seats", "hands")
 _OPTIONAL_KEYS = ("totals", "redo", "earlier")
 _HAND_KEYS = ("direction", "deal", "actions")
@@ -164,6 +167,14 @@ def load_record(path: str | os.PathLike[str]) -> Controller:
         return loads_record(raw)
     except RecordError as error:
         raise RecordError(f"{target}: {error}") from None
+
+
+def looks_like_record(raw: bytes) -> bool:
+    """Return whether file bytes claim to be a record, usable or not (damaged, newer).
+
+    A file that does not is someone else's, which no record may silently replace.
+    """
+    return _FORMAT_FIELD.search(raw) is not None
 
 
 def loads_record(text: str | bytes) -> Controller:

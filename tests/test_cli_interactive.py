@@ -108,12 +108,15 @@ def test_next_and_new(state: Path) -> None:
 
 
 def test_a_corrupt_state_file_starts_a_new_match(state: Path) -> None:
-    state.write_text("{broken")
+    cut_short = '{\n "format": "mdhearts-record",\n "version": 3,\n "ru'
+    state.write_text(cut_short)
     code, out = session(state, "q\n", symbols=True)
     assert code == 0
     assert "state file is not a usable match" in out and "starting a new match" in out
     assert load_record(state).phase == "pass"
     assert any(symbol in out for symbol in "♣♦♠♥")
+    kept = list(state.parent.glob(f"{state.name}.corrupt-*"))
+    assert [path.read_text() for path in kept] == [cut_short]
 
 
 def test_the_session_survives_a_finished_match(state: Path) -> None:

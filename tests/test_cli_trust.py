@@ -1,4 +1,5 @@
-"""The terminal harness starts no program a file names and shows a seat nothing it may not know."""
+"""The terminal harness starts no program a file names, shows a seat nothing it may not know,
+and replaces or leaves behind no file of the person's."""
 
 from __future__ import annotations
 
@@ -177,3 +178,53 @@ def test_the_interactive_session_does_not_show_the_seed(
     assert run_interactive(state, stdin=io.StringIO("q\n"), stdout=out) == 0
     seed = json.loads(state.read_text(encoding="utf-8"))["seed"]
     assert "seed" not in out.getvalue() and str(seed) not in out.getvalue()
+
+
+# -- the person's files -----------------------------------------------------------------------
+
+
+def test_new_never_replaces_a_file_that_is_not_a_match_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n", encoding="utf-8")
+    link = tmp_path / "link.json"
+    link.symlink_to(notes)
+    for target in (notes, link):
+        code, _, err = cli(target, capsys, "new", "--seed", "1")
+        assert code == 1 and "not an MDHearts match file" in err
+        code, _, _ = cli(target, capsys, "--json", "new", "--seed", "1")
+        assert code == 1
+        assert cli_main(["--state", str(target), "--interactive"]) == 1
+        assert "not an MDHearts match file" in capsys.readouterr().err
+        assert notes.read_text(encoding="utf-8") == "my notes\n"
+        assert link.is_symlink()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["link.json", "notes.txt"]
+
+
+def test_new_keeps_a_match_file_it_cannot_use_beside_before_replacing_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "s.json"
+    assert cli(state, capsys, "new", "--seed", "1")[0] == 0
+    record = json.loads(state.read_text(encoding="utf-8"))
+    record["version"] += 1  # from a newer version of the program
+    state.write_text(json.dumps(record), encoding="utf-8")
+    original = state.read_bytes()
+    code, out, _ = cli(state, capsys, "--json", "new", "--seed", "2")
+    assert code == 0
+    kept = Path(json.loads(out)["kept"])
+    assert kept.parent == tmp_path and kept.read_bytes() == original
+    assert json.loads(state.read_text(encoding="utf-8"))["seed"] == 2
+
+
+def test_no_command_leaves_a_lock_file_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "match" / "s.json"
+    state.parent.mkdir()
+    assert cli(state, capsys, "status")[0] == 1  # no match yet
+    assert cli(state, capsys, "new", "--seed", "3")[0] == 0
+    assert cli(state, capsys, "status")[0] == 0
+    assert cli(state, capsys, "play", "QS")[0] == 1  # refused: still the pass
+    assert sorted(path.name for path in state.parent.iterdir()) == ["s.json"]

@@ -7,6 +7,7 @@ import stat
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -191,3 +192,29 @@ def test_mdh_home_holds_every_user_folder(tmp_path: Path) -> None:
     assert dirs.save_file == tmp_path / "state" / "current-game.json"
     default, warnings = user_dirs({"MDH_HOME": " "})
     assert len(warnings) == 1 and "MDH_HOME" in warnings[0] and default != dirs
+
+
+def test_a_lock_is_held_by_one_at_a_time_though_its_file_comes_and_goes(tmp_path: Path) -> None:
+    target = tmp_path / "match.json"
+    inside = 0
+    most = 0
+    guard = threading.Lock()
+
+    def take_turns() -> None:
+        nonlocal inside, most
+        for _ in range(15):
+            with locked(target, wait_s=30):
+                with guard:
+                    inside += 1
+                    most = max(most, inside)
+                time.sleep(0.002)
+                with guard:
+                    inside -= 1
+
+    workers = [threading.Thread(target=take_turns) for _ in range(4)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=60)
+    assert most == 1
+    assert list(tmp_path.iterdir()) == []

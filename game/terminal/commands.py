@@ -16,7 +16,12 @@ from core.record import load_record
 from game.terminal.arguments import rules_from_args, seats_from_text
 from game.terminal.errors import EXIT_USAGE, CliError, checked
 from game.terminal.seats import acting_seat, autoplay, check_seats_supported, viewing_seat
-from game.terminal.state_file import checked_path, load_state, save_state
+from game.terminal.state_file import (
+    checked_path,
+    load_state,
+    make_room_for_new_match,
+    save_state,
+)
 from game.terminal.undo import redo_to_human, undo_to_human
 
 
@@ -47,11 +52,15 @@ def cmd_new(args: argparse.Namespace, state: Path) -> Outcome:
         seed = None if args.seed is None else validate_seed(args.seed)
     except HeartsError as error:
         raise CliError(f"--seed: {error}", EXIT_USAGE) from None
+    kept = make_room_for_new_match(state)
     controller = Controller()
     happened = checked(controller.new_match(rules, seed, seats))
     happened += autoplay(controller, args.players)
     save_state(controller, state)
-    return Outcome(controller, happened)
+    if kept is None:
+        return Outcome(controller, happened)
+    note = f"the old state file could not be used and was kept as {kept}\n"
+    return Outcome(controller, happened, extra={"kept": str(kept)}, message=note)
 
 
 def cmd_status(args: argparse.Namespace, state: Path) -> Outcome:

@@ -17,7 +17,6 @@ from core import events as ev
 from core.cards import card_label, card_text, parse_card
 from core.controller import Controller
 from core.errors import HeartsError
-from core.files import set_aside
 from core.rules import RuleSet
 from core.seats import DEFAULT_SEATS, Seat, engine_seats
 from game.streams import write
@@ -25,7 +24,13 @@ from game.terminal.bots import BotSeats
 from game.terminal.errors import CliError
 from game.terminal.render import describe_event, status_data, status_text
 from game.terminal.seats import autoplay, bot_seats, viewing_seat
-from game.terminal.state_file import NO_MATCH, checked_path, load_state, save_state
+from game.terminal.state_file import (
+    NO_MATCH,
+    checked_path,
+    load_state,
+    make_room_for_new_match,
+    save_state,
+)
 from game.terminal.undo import redo_to_human, undo_to_human
 
 HELP = """moves:
@@ -123,7 +128,9 @@ class InteractiveSession:
             if error.reason == "engine_not_allowed":
                 return self.ask_engine_consent()
             if str(error) != NO_MATCH:
-                self.say(f"{error}\n{self.set_aside_state()}starting a new match instead\n")
+                kept = make_room_for_new_match(self.state)
+                note = "" if kept is None else f"the state file was kept as {kept}\n"
+                self.say(f"{error}\n{note}starting a new match instead\n")
             self.new_match(RuleSet(), DEFAULT_SEATS)
             return True
         happened = autoplay(self.controller, self.players)
@@ -153,22 +160,6 @@ class InteractiveSession:
             return False
         self.players.allow_engines = True
         return self.start()
-
-    def set_aside_state(self) -> str:
-        """Rename the state file that cannot be taken up, so the new match replaces nothing.
-
-        Return what was done, as a line for the person.
-        """
-        try:
-            moved = set_aside(self.state)
-        except FileNotFoundError:
-            return ""
-        except OSError as error:
-            raise CliError(
-                f"the state file {self.state} cannot be taken up nor moved aside "
-                f"({error.strerror or error}); nothing was changed"
-            ) from None
-        return f"the state file was kept as {moved}\n"
 
     def new_match(self, rules: RuleSet, seats: tuple[Seat, ...]) -> None:
         """Start a match with a random seed and let the bots move."""

@@ -8,8 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from core.controller import Controller
-from core.files import LockBusyError, locked, user_dirs
-from core.record import load_record, save_record
+from core.errors import RecordError
+from core.files import (
+    FileContentError,
+    LockBusyError,
+    locked,
+    read_regular_file,
+    set_aside,
+    user_dirs,
+    write_target,
+)
+from core.record import MAX_RECORD_BYTES, load_record, loads_record, looks_like_record, save_record
 from game.terminal.errors import EXIT_USAGE, CliError, reason
 from game.terminal.seats import check_seats_supported
 
@@ -62,6 +71,43 @@ def load_state(path: Path, *, allow_engines: bool = False) -> Controller:
         ) from None
     check_seats_supported(controller.seats, allow_engines=allow_engines)
     return controller
+
+
+def make_room_for_new_match(path: Path) -> Path | None:
+    """Make sure a new match may replace what is at ``path``; return where an old one went.
+
+    Nothing there, an empty file or a usable match: nothing to keep (None). A match file that
+    cannot be used (damaged, or from a newer version) is first renamed to
+    ``<name>.corrupt-<time>``, which is returned. Anything else — a file that is not a match
+    file, a folder, a pipe — is refused with CliError and left as it is.
+    """
+    try:
+        raw = read_regular_file(path, MAX_RECORD_BYTES)
+    except FileNotFoundError:
+        return None
+    except FileContentError as error:
+        raise CliError(f"{path} is {error}: a new match may not replace it") from None
+    except (OSError, ValueError) as error:
+        raise CliError(f"cannot read {path}: {reason(error)}; nothing was changed") from None
+    if not raw.strip():
+        return None
+    try:
+        loads_record(raw)
+        return None
+    except RecordError:
+        pass
+    if not looks_like_record(raw):
+        raise CliError(
+            f"{path} is not an MDHearts match file, and a new match may not replace it: give "
+            "another file with --state, or remove this one"
+        )
+    try:
+        return set_aside(write_target(path))
+    except OSError as error:
+        raise CliError(
+            f"the state file {path} cannot be used nor moved aside ({reason(error)}); "
+            "nothing was changed"
+        ) from None
 
 
 def save_state(controller: Controller, path: Path) -> None:
