@@ -5,7 +5,13 @@ decision: one JSON request line with the seat's view, one JSON reply line with t
 pass. The program starts on the first request and again after it crashes or times out. A
 misbehaving program — it cannot start, exits, sends garbage or the wrong id, answers with an
 error or an illegal card, or is too slow — costs it that move only: the fallback bot moves
-instead and the problem is recorded with a clear message.
+instead and the problem is recorded with a clear message, in ``problems`` and with the
+decision (``last_decision``). After ``MAX_PROBLEMS_PER_HAND`` problems in one hand the program
+is stopped and the fallback bot plays the rest of that hand; the next hand asks it again.
+
+The program runs in a process group of its own; on POSIX a small guard process watches its
+owner (the process that started it) and ends that group as soon as the owner is gone, however
+it ended (a kill -9, a replaced bot worker), so no engine outlives us.
 """
 
 from __future__ import annotations
@@ -51,6 +57,8 @@ MAX_PENDING_LINES = 64
 #: How often a wait for a reply checks whether the decision was cancelled, in seconds.
 CANCEL_POLL_SECONDS = 0.05
 MAX_NAME_LENGTH = 60
+#: Problems in one hand after which the fallback bot plays the rest of the hand.
+MAX_PROBLEMS_PER_HAND = 3
 
 Move = TypeVar("Move")
 
@@ -309,17 +317,88 @@ def end_process_group(process: subprocess.Popen[str]) -> int:
     return process.wait()
 
 
+#: The guard of an engine's process group (POSIX shell; ``$1`` is the group). It waits for the
+#: end of its input, a pipe whose other end only the engine's owner holds: when the owner is
+#: gone, however it ended, the pipe ends and the guard ends the group (TERM, then KILL). The
+#: owner dismisses the guard before the group ends, so the guard never signals a group that
+#: has ended (whose number may have been reused).
+_GUARD_SCRIPT = (
+    "read line\n"
+    'kill -TERM -"$1" 2>/dev/null || exit 0\n'
+    "sleep 0.2 2>/dev/null || sleep 1\n"
+    'kill -KILL -"$1" 2>/dev/null\n'
+)
+_GUARD_SHELL = "/bin/sh"
+
+
+@dataclass
+class _Guard:
+    """A running guard process and the end of its pipe that keeps it waiting."""
+
+    process: subprocess.Popen[bytes]
+    pipe: int
+
+    def dismiss(self) -> None:
+        """End the guard without letting it signal anything, and close its pipe."""
+        with contextlib.suppress(OSError):
+            self.process.kill()
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            self.process.wait()
+        with contextlib.suppress(OSError):
+            os.close(self.pipe)
+
+
+def _start_guard(group: int) -> _Guard | None:
+    """Start the guard ending process group ``group`` when this process is gone (POSIX).
+
+    Return None where there is no guard (Windows, no shell, the guard cannot start): the
+    engine then still sees the end of its input when we are gone.
+    """
+    if sys.platform == "win32" or not os.path.exists(_GUARD_SHELL):
+        return None
+    read_end, write_end = os.pipe()  # neither end is inherited by programs started later
+    try:
+        process = subprocess.Popen(
+            [_GUARD_SHELL, "-c", _GUARD_SCRIPT, "mdhearts-engine-guard", str(group)],
+            stdin=read_end,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # not ended by a Ctrl-C meant for us
+        )
+    except (OSError, ValueError, subprocess.SubprocessError):
+        os.close(write_end)
+        return None
+    finally:
+        os.close(read_end)
+    return _Guard(process, write_end)
+
+
+def _hand_key(observation: Observation) -> tuple[object, ...]:
+    """Return what tells one hand of a match from another in a seat's view.
+
+    The match totals before the hand change every hand; the dealt cards tell apart the rest.
+    """
+    dealt = observation.hand | observation.played_by[observation.seat]
+    for card in observation.passed or ():
+        dealt |= 1 << card
+    for card in observation.received or ():
+        dealt &= ~(1 << card)
+    return observation.scores, observation.direction, dealt
+
+
 _engine_bots: weakref.WeakSet[ExternalEngineBot] = weakref.WeakSet()
 
 
 class ExternalEngineBot:
     """A seat played by an external program speaking the engine protocol, with a fallback bot.
 
-    ``timeout_ms`` bounds each answer (and a budget's time left bounds it further); the first
-    answer of a freshly started program may take ``startup_ms`` longer. ``problems`` lists
-    every misbehaviour, ``tally`` counts them and the fallback's moves, and
-    ``last_decision["problem"]`` says what went wrong with the last one.
-    Use as a context manager, or call ``close`` when done.
+    ``timeout_ms`` bounds each answer; the first answer of a freshly started program may take
+    ``startup_ms`` longer; a budget's deadline bounds the whole wait, start included.
+    ``problems`` lists every misbehaviour, ``tally`` counts them and the fallback's moves.
+    ``last_decision`` says how the last decision went: ``problem`` what went wrong with it,
+    ``benched`` when that was the hand's ``MAX_PROBLEMS_PER_HAND``-th problem (the fallback
+    plays the rest of the hand), and ``fallback_reason`` why the fallback bot moved whenever
+    it moved for the program. Use as a context manager, or call ``close`` when done.
     """
 
     def __init__(
@@ -331,6 +410,9 @@ class ExternalEngineBot:
         fallback: Bot | None = None,
     ) -> None:
         self._process: subprocess.Popen[str] | None = None
+        self._guard: _Guard | None = None
+        self._hand: tuple[object, ...] | None = None
+        self._hand_problems = 0
         self._lines: queue.Queue[str | None] | None = None
         self._reader: threading.Thread | None = None
         self._answered = False
@@ -424,6 +506,7 @@ class ExternalEngineBot:
         )
         reader.start()
         self._process, self._lines, self._reader = process, lines, reader
+        self._guard = _start_guard(process.pid)
         self._answered = False
 
     def _stop(self, *, graceful: bool) -> int | None:
@@ -431,8 +514,10 @@ class ExternalEngineBot:
 
         Return the program's exit status.
         """
-        process, reader = self._process, self._reader
-        self._process = self._lines = self._reader = None
+        process, reader, guard = self._process, self._reader, self._guard
+        self._process = self._lines = self._reader = self._guard = None
+        if guard is not None:
+            guard.dismiss()
         if process is None:
             return None
         stdin = process.stdin
@@ -492,21 +577,30 @@ class ExternalEngineBot:
     # -- one request --------------------------------------------------------------------------
 
     def _exchange(self, request: str, limit_ms: float, budget: Budget | None) -> str:
-        """Send one request line and return the reply line, or raise _Misbehaviour/_Cancelled."""
+        """Send one request line and return the reply line, or raise _Misbehaviour/_Cancelled.
+
+        The wait is ``limit_ms``, plus ``startup_ms`` for a fresh program unless the budget's
+        deadline comes first.
+        """
         self._ensure_running()
         process, lines = self._process, self._lines
         assert process is not None and process.stdin is not None and lines is not None
         startup_ms = 0.0 if self._answered else self.startup_ms
+        wait_ms = limit_ms + startup_ms
+        remaining = None if budget is None else budget.remaining_ms()
+        if remaining is not None and remaining < wait_ms:
+            wait_ms = remaining
+            startup_ms = max(0.0, wait_ms - limit_ms)
         try:
             process.stdin.write(request + "\n")
             process.stdin.flush()
         except (OSError, ValueError):
             raise self._exit_problem("stopped reading its input") from None
-        deadline = time.perf_counter() + (limit_ms + startup_ms) / 1000
+        deadline = time.perf_counter() + wait_ms / 1000
         while True:
             left = deadline - time.perf_counter()
             if left <= 0:
-                waited = f"{limit_ms + startup_ms:.0f} ms"
+                waited = f"{wait_ms:.0f} ms"
                 if startup_ms:
                     waited += f" (including {startup_ms:.0f} ms to start)"
                 raise _Misbehaviour(f"timed out after {waited}", restart=True, kind="timeout")
@@ -531,6 +625,17 @@ class ExternalEngineBot:
     ) -> Move | None:
         """Ask the program for a move; return it, or None after recording why there is none."""
         start = time.perf_counter()
+        hand = _hand_key(observation)
+        if hand != self._hand:
+            self._hand, self._hand_problems = hand, 0
+        if self._hand_problems >= MAX_PROBLEMS_PER_HAND:
+            self.last_decision = {
+                "engine": self.name,
+                "sitting_out": True,
+                "fallback_reason": f"engine {self.name!r} sits out the rest of the hand after "
+                f"{_plural(self._hand_problems, 'problem', 'problems')}",
+            }
+            return None
         limit_ms = self.timeout_ms
         remaining = None if budget is None else budget.remaining_ms()
         if remaining is not None:
@@ -539,7 +644,11 @@ class ExternalEngineBot:
             self.last_decision = {"engine": self.name, "cancelled": True}
             return None
         if limit_ms <= 0:
-            self.last_decision = {"engine": self.name, "skipped": "no time left to ask it"}
+            self.last_decision = {
+                "engine": self.name,
+                "skipped": "no time left to ask it",
+                "fallback_reason": f"engine {self.name!r} was not asked: no time left",
+            }
             return None
         request_id = self._next_id
         self._next_id += 1
@@ -558,7 +667,16 @@ class ExternalEngineBot:
             message = f"engine {self.name!r} {problem}"
             self.problems.append(message)
             self.tally.count(problem.kind)
+            self._hand_problems += 1
             self.last_decision = {"engine": self.name, "problem": message}
+            self.last_decision["fallback_reason"] = message
+            if self._hand_problems >= MAX_PROBLEMS_PER_HAND:
+                # Not asked again this hand: stopped now rather than restarted at each move.
+                self._stop(graceful=not problem.restart)
+                self.last_decision["benched"] = (
+                    f"engine {self.name!r} had {self._hand_problems} problems this hand: "
+                    "its fallback bot plays the rest of the hand"
+                )
             return None
         elapsed_ms = (time.perf_counter() - start) * 1000
         self.last_decision = {"engine": self.name, "elapsed_ms": elapsed_ms}

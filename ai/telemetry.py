@@ -72,6 +72,7 @@ def decision_record(decision: Decision) -> dict[str, Any]:
     """
     facts = dict(decision.facts)
     facts.pop("chosen", None)  # the move actually played is ``chosen`` below
+    facts.pop("fallback_reason", None)  # it is ``fallback_reason`` below
     return {
         "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "seat": decision.seat,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, cast
 
 from ai.basic import FirstLegalBot
-from ai.bot import Bot, Budget
+from ai.bot import Bot, Budget, close_bot
 from ai.external import ENGINE_PREFIX
 from ai.normal_params import MOON_GATES
 from ai.registry import BOTS, DEFAULT_SEAT_BOT, is_registered, make_bot
@@ -287,13 +287,20 @@ def settle(
     limit_ms: float | None,
     fallback: str,
 ) -> Decision:
-    """Return the decision: the bot's action if it is legal, else the fallback's move."""
+    """Return the decision: the bot's action if it is legal, else the fallback's move.
+
+    A bot with a fallback of its own (an engine seat's) that played that fallback's move says
+    why as ``fallback_reason`` in its facts; the decision then names that reason too.
+    """
     kind = decision_kind(observation)
     action, reason = thought.action, thought.error
     if reason is None and not is_legal(observation, action):
         reason = f"the bot chose an illegal {kind}: {action!r:.60}"
     if reason is not None:
         action = fallback_action(observation, fallback)
+    else:
+        own = thought.facts.get("fallback_reason")
+        reason = own if isinstance(own, str) else None
     return Decision(
         observation.seat,
         bot_name,
@@ -405,5 +412,7 @@ class DirectRunner:
         """Nothing runs in the background: nothing to cancel."""
 
     def close(self) -> None:
-        """Forget the bots."""
+        """Release the bots (ending an engine seat's program) and forget them."""
+        for bot in self._bots.values():
+            close_bot(bot)
         self._bots.clear()

@@ -24,6 +24,8 @@ import pytest
 from ai import tournament
 from ai.basic import FirstLegalBot
 from ai.external import ExternalEngineBot
+from ai.worker import BotWorker
+from core.controller import Controller
 from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
@@ -230,7 +232,150 @@ def test_an_engine_that_times_out_is_ended_with_its_helpers(
         bot.close()
 
 
-# -- 3. a tournament starts no more processes than it has jobs -------------------------------
+# -- 3. a hanging engine ends with its decision, its worker and its owner --------------------
+
+
+def group_members(group: int) -> list[int]:
+    """Return the ids of the live processes of a process group (zombies do not count; Linux)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[2]) == group and fields[0] not in ("Z", "X"):
+            members.append(int(entry.name))
+    return members
+
+
+def hanging_engine(tmp_path: Path) -> tuple[str, Path]:
+    """Return the seat of a hanging engine started by a wrapper, and the file of its group.
+
+    The wrapper writes its own process id (its group's: it leads a group of its own), starts a
+    helper (a long sleep) in that group and becomes the engine, which never answers and
+    ignores SIGTERM and the end of its input.
+    """
+    group_file = tmp_path / "group.pid"
+    script = tmp_path / "hanging.sh"
+    words = " ".join(
+        shlex.quote(word) for word in (sys.executable, str(ENGINES / "bad_engine.py"), "hang")
+    )
+    script.write_text(
+        f"echo $$ > {shlex.quote(str(group_file))}\nsleep 1000 &\nexec {words}\n",
+        encoding="utf-8",
+    )
+    return f"engine:sh {shlex.quote(str(script))}", group_file
+
+
+def engine_group(group_file: Path) -> int:
+    """Return the engine's process group once its wrapper has written it."""
+    assert wait_until(lambda: group_file.exists() and group_file.read_text().strip() != "")
+    return int(group_file.read_text())
+
+
+@pytest.fixture
+def groups() -> Iterator[list[int]]:
+    """Process groups appended here are killed after the test if anything of them is left."""
+    found: list[int] = []
+    yield found
+    for group in found:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(group, signal.SIGKILL)
+
+
+def first_observation() -> Observation:
+    """The view of the first seat to act in a new match (a pass)."""
+    controller = Controller()
+    controller.new_match(seed=3)
+    return controller.observation(controller.seats_to_act[0])
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_a_hanging_engine_in_the_worker_ends_at_its_timeout(
+    tmp_path: Path, groups: list[int]
+) -> None:
+    seat, group_file = hanging_engine(tmp_path)
+    with BotWorker() as worker:
+        started = time.perf_counter()
+        decision = worker.decide(first_observation(), seat, limit_ms=400)
+        took = time.perf_counter() - started
+        group = engine_group(group_file)
+        groups.append(group)
+        assert decision.fallback is not None and "timed out" in decision.fallback
+        assert worker.restarts == 0, "the engine's own timeout should come before the worker's"
+        assert wait_until(lambda: not group_members(group)), group_members(group)
+    assert took < 0.4 + 2.0  # the limit, a grace, and a busy machine
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_a_hanging_engine_ends_when_its_worker_is_replaced(
+    tmp_path: Path, groups: list[int]
+) -> None:
+    seat, group_file = hanging_engine(tmp_path)
+    with BotWorker() as worker:
+        assert worker.decide(first_observation(), "first").fallback is None  # it is ready
+        decision = worker.decide(first_observation(), seat, limit_ms=60_000, timeout=3.0)
+        group = engine_group(group_file)
+        groups.append(group)
+        assert decision.fallback == "the bot worker did not answer in time"
+        assert worker.restarts == 1
+        assert wait_until(lambda: not group_members(group)), group_members(group)
+
+
+# A program that asks a hanging engine for a pass, in this process or in the bot worker, and
+# waits for the answer for ten minutes (it is killed before).
+ENGINE_OWNER = """
+import sys
+
+from ai.external import ExternalEngineBot
+from ai.worker import BotWorker
+from core.controller import Controller
+from ai.worker import BotWorker
+from core.controller import Controller
+
+if __name__ == "__main__":
+    seat, where = sys.argv[1], sys.argv[2]
+    controller = Controller()
+    controller.new_match(seed=3)
+    observation = controller.observation(controller.seats_to_act[0])
+    if where == "worker":
+        BotWorker().decide(observation, seat, limit_ms=600_000)
+    else:
+        ExternalEngineBot(seat.removeprefix("engine:"), timeout_ms=600_000).choose_pass(observation)
+"""
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+@pytest.mark.parametrize("where", ["here", "worker"])
+def test_a_hanging_engine_ends_when_its_owner_is_killed(
+    tmp_path: Path, leftovers: list[int], groups: list[int], where: str
+) -> None:
+    seat, group_file = hanging_engine(tmp_path)
+    script = tmp_path / "owner.py"
+    script.write_text(ENGINE_OWNER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    owner = subprocess.Popen([sys.executable, str(script), seat, where], cwd=ROOT, env=env)
+    leftovers.append(owner.pid)
+    try:
+        group = engine_group(group_file)
+        groups.append(group)
+        assert wait_until(lambda: len(group_members(group)) == 2)  # the engine and its helper
+        leftovers.extend(children_of(owner.pid))
+        owner.send_signal(signal.SIGKILL)
+        owner.wait(DEADLINE_S)
+    finally:
+        if owner.poll() is None:
+            owner.kill()
+            owner.wait()
+    assert wait_until(lambda: not group_members(group)), (
+        "still running after their owner was killed: "
+        + ", ".join(f"{pid} {command_line(pid)!r}" for pid in group_members(group))
+    )
+
+
+# -- 4. a tournament starts no more processes than it has jobs -------------------------------
 
 
 class CountingPool:
@@ -276,7 +421,7 @@ def test_a_tournament_starts_at_most_one_process_per_job(pool_sizes: list[int]) 
     assert pool_sizes == [3, 2]  # one process per deal, then one per match
 
 
-# -- 4. a tournament reports the moves an engine's fallback made -----------------------------
+# -- 5. a tournament reports the moves an engine's fallback made -----------------------------
 
 
 def engine_seat(*words: str) -> str:

@@ -5,8 +5,9 @@
 MODE is how it misbehaves: ``crash`` (exit 3 without answering), ``garbage`` (not JSON),
 ``illegal`` (a card it does not hold; a pass listing one card twice), ``unlawful`` (a card
 it holds but may not play, or a pass of a card it does not hold), ``slow`` (answers after
-a minute), ``wrong_id``, ``error_reply`` (``{"error": ...}``) or ``ignore_quit`` (answers
-well but never exits on quit or end of input). It misbehaves on requests of the type given by
+a minute), ``hang`` (never answers, ignores SIGTERM and the end of its input: sleeps an
+hour), ``wrong_id``, ``error_reply`` (``{"error": ...}``) or ``ignore_quit`` (answers well but
+never exits on quit or end of input). It misbehaves on requests of the type given by
 ``--on`` (default ``any``); with ``--once`` only while FLAG_FILE does not exist, which it then
 creates, so a restarted engine behaves.
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 import time
 from typing import Any
@@ -31,6 +33,7 @@ MODES = (
     "illegal",
     "unlawful",
     "slow",
+    "hang",
     "wrong_id",
     "error_reply",
     "ignore_quit",
@@ -82,6 +85,10 @@ def main() -> int:
                 return 3
             if args.mode == "slow":
                 time.sleep(60)
+            elif args.mode == "hang":
+                if hasattr(signal, "SIGTERM"):
+                    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                time.sleep(3600)
             elif args.mode == "garbage":
                 print("thinking... done", flush=True)
                 continue
