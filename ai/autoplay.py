@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from ai.bot import Bot
 from core import events as ev
@@ -13,11 +13,19 @@ class BotError(RuntimeError):
     """A bot chose a move the rules refuse; a bug in that bot, never in the player's input."""
 
 
-def play_bots(controller: Controller, bots: Mapping[int, Bot]) -> list[ev.Event]:
+#: Called with the seat after a bot's move is made: events to report before the move's own.
+Notes = Callable[[int], Sequence[ev.Event]]
+
+
+def play_bots(
+    controller: Controller, bots: Mapping[int, Bot], notes: Notes | None = None
+) -> list[ev.Event]:
     """Let the bots move while any seat that must act is theirs; return what happened.
 
     Stops when a seat without a bot must act or the hand is over. Raises BotError if a bot
-    picks a move the rules refuse (the moves before it stay applied).
+    picks a move the rules refuse (the moves before it stay applied). ``notes(seat)``, when
+    given, adds what there is to say about the seat's decision (e.g. an engine's problem)
+    before the events of its move.
     """
     happened: list[ev.Event] = []
     while True:
@@ -30,6 +38,8 @@ def play_bots(controller: Controller, bots: Mapping[int, Bot]) -> list[ev.Event]
             result = controller.submit_pass(seat, bots[seat].choose_pass(observation))
         else:
             result = controller.play_card(seat, bots[seat].choose_play(observation))
+        if notes is not None:
+            happened.extend(notes(seat))
         if not result.ok:
             raise BotError(f"the bot at seat {seat} chose an illegal move: {result.error}")
         happened.extend(result.events)

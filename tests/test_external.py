@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import gc
+import json
 import os
 import re
 import shlex
 import stat
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,13 +17,26 @@ import pytest
 
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget
-from ai.external import EngineCommandError, ExternalEngineBot, make_engine_bot, split_command
+from ai.external import (
+    MAX_PROBLEMS_PER_HAND,
+    EngineCommandError,
+    ExternalEngineBot,
+    make_engine_bot,
+    split_command,
+)
+from ai.telemetry import decision_record
+from ai.think import ThinkConfig, settle, think
 from ai.tournament import play_duplicate_deal, play_hand
 from core.cards import card_text
+from core.controller import Controller
 from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
 from core.rules import RuleSet
+from core.seats import parse_seats
+from game.terminal.bots import BotSeats, EngineProblem
+from game.terminal.main import main as cli_main
+from game.terminal.render import describe_event
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 ROOT = ENGINES.parent.parent
@@ -232,6 +247,133 @@ def test_no_time_left_means_the_fallback_moves_without_asking(
     assert bot.last_decision["skipped"] == "no time left to ask it"
     assert bot.process_id is None
     assert bot.problems == []
+
+
+def test_a_fresh_program_keeps_to_the_budget(closing: list[ExternalEngineBot]) -> None:
+    bot = _bot(closing, _bad("hang"))  # it may take 5 s more to start, but the budget is 300 ms
+    started = time.perf_counter()
+    bot.choose_pass(_pass_observation(), Budget.for_ms(300))
+    took = time.perf_counter() - started
+    assert re.search(r"timed out after \d+ ms$", bot.last_decision["problem"]), bot.last_decision
+    assert took < 0.3 + 1.0, f"{took:.2f} s for a decision of 300 ms"
+
+
+def _hand_with_budget(engine: Bot, budget_ms: float) -> list[int]:
+    """Play a hand with the engine at seat 0, each of its plays within ``budget_ms``."""
+    hand = HandState.new(RULES, "left", DEAL)
+    bots: list[Bot] = [engine, FirstLegalBot(), FirstLegalBot(), FirstLegalBot()]
+    for seat in range(4):
+        hand.submit_pass(seat, bots[seat].choose_pass(hand.observation(seat, (0, 0, 0, 0))))
+    while hand.turn is not None:
+        seat = hand.turn
+        budget = Budget.for_ms(budget_ms) if seat == 0 else None
+        hand.play(seat, bots[seat].choose_play(hand.observation(seat, (0, 0, 0, 0)), budget))
+    return hand.taken_points()
+
+
+def test_after_three_problems_the_fallback_plays_the_rest_of_the_hand(
+    closing: list[ExternalEngineBot],
+) -> None:
+    bot = _bot(closing, _bad("hang", "--on", "play"))
+    started = time.perf_counter()
+    assert _hand_with_budget(bot, 300) == _hand_with_budget(FirstLegalBot(), 300)
+    took = time.perf_counter() - started
+    assert MAX_PROBLEMS_PER_HAND == 3
+    assert len(bot.problems) == 3 and bot.tally.timeouts == 3, bot.problems
+    assert bot.tally.fallback_moves == 13  # every play of the hand
+    assert bot.process_id is None  # stopped, not restarted at every move
+    assert bot.last_decision["sitting_out"] is True
+    assert bot.last_decision["fallback_reason"].endswith(
+        "sits out the rest of the hand after 3 problems"
+    )
+    assert took < 3 * (0.3 + 0.5) + 3.0, f"{took:.2f} s for the hand"
+    # The next hand asks the program again (it only hangs on plays).
+    other = HandState.new(RULES, "left", deal_for(6, 0)).observation(0, (0, 0, 0, 0))
+    bot.choose_pass(other)
+    assert "fallback_reason" not in bot.last_decision and bot.process_id is not None
+
+
+def test_the_third_problem_says_once_that_the_fallback_takes_over(
+    closing: list[ExternalEngineBot],
+) -> None:
+    bot = _bot(closing, _bad("error_reply"))
+    observation = _play_observation()
+    for number in range(1, 5):
+        bot.choose_play(observation)
+        said = bot.last_decision.get("benched")
+        if number == 3:
+            assert said is not None and said.endswith(
+                "had 3 problems this hand: its fallback bot plays the rest of the hand"
+            )
+        else:
+            assert said is None
+    assert len(bot.problems) == 3
+
+
+def test_an_engine_problem_is_recorded_with_the_decision(
+    closing: list[ExternalEngineBot],
+) -> None:
+    bot = _bot(closing, _bad("error_reply"))
+    observation = _pass_observation()
+    decision = settle(think(bot, observation, 2000), observation, "engine:x", 2000, "heuristic")
+    assert decision.fallback is not None
+    assert decision.fallback.endswith("answered with an error: 'I give up'")
+    record = decision_record(decision)
+    assert record["fallback_used"] is True and record["fallback_reason"] == decision.fallback
+    assert record["facts"]["problem"] == decision.fallback
+
+
+def test_the_terminal_seats_report_each_engine_problem_once_and_keep_to_the_limit() -> None:
+    controller = Controller()
+    controller.new_match(seed=4, seats=parse_seats([f"engine:{_bad('hang')}", "bot", "bot", "bot"]))
+    players = BotSeats(ThinkConfig(limit_ms=300), use_worker=False)
+    players.allow_engines = True  # the person agreed
+    try:
+        started = time.perf_counter()
+        happened = players.play(controller)  # the whole hand: no person plays
+        took = time.perf_counter() - started
+    finally:
+        players.close()
+    problems = [event for event in happened if isinstance(event, EngineProblem)]
+    assert [event.seat for event in problems] == [0, 0, 0]
+    assert [event.rest_of_hand is not None for event in problems] == [False, False, True]
+    assert controller.phase in ("hand_over", "match_over")
+    assert took < 3 * (0.3 + 0.5) + 3.0, f"{took:.2f} s for the hand"
+    line = describe_event(problems[-1], viewer=None)
+    assert re.match(r"seat 0: engine '.*' timed out after \d+ ms; its fallback bot moved\n", line)
+    assert line.endswith("its fallback bot plays the rest of the hand")
+
+
+def test_the_cli_shows_an_engine_problem_and_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MDH_THINK_LIMIT_MS", "400")
+    monkeypatch.setenv("MDH_TELEMETRY_DIR", str(tmp_path / "telemetry"))
+    monkeypatch.setenv("MDH_CLI_STATE", str(tmp_path / "unused.json"))
+    seats = f"human,engine:{_bad('hang')},bot,bot"  # seat 1 must pass at once
+    for output in ([], ["--json"]):
+        state = tmp_path / f"match{len(output)}.json"
+        started = time.perf_counter()
+        code = cli_main(["--state", str(state), *output, "new", "--seed", "1", "--seats", seats])
+        took = time.perf_counter() - started
+        out = capsys.readouterr().out
+        assert code == 0
+        assert took < 0.4 + 3.0, f"{took:.2f} s for one engine decision of 400 ms"
+        if output:
+            events = [e for e in json.loads(out)["events"] if e["type"] == "engine_problem"]
+            assert len(events) == 1 and events[0]["seat"] == 1, events
+            assert "timed out" in events[0]["problem"] and events[0]["rest_of_hand"] is None
+        else:
+            said = r"^seat 1: engine '.*' timed out after \d+ ms; its fallback bot moved$"
+            assert re.search(said, out, re.MULTILINE), out
+    records = [
+        json.loads(line)
+        for path in (tmp_path / "telemetry").glob("*.ndjson")
+        for line in path.read_text().splitlines()
+    ]
+    engine = [record for record in records if record["seat"] == 1]
+    assert len(engine) == 2 and all(record["fallback_used"] for record in engine), engine
+    assert all("timed out" in record["fallback_reason"] for record in engine)
 
 
 # -- the program's life -----------------------------------------------------------------------

@@ -4,8 +4,11 @@ The terminal harness (one-shot commands and the interactive session) lets the ot
 answer after each command. ``BotSeats`` holds what that needs: the think config, the telemetry
 log, the runner that asks the bots (in this process for bots that answer at once, in the shared
 worker process for bots that search, or always when asked to) and the engine programs of
-``engine:`` seats, started on first use and ended by ``close``. Whether a record's engine seats
-may start at all is decided before (``ai.registry.check_seats``): the person must have agreed.
+``engine:`` seats, run in this process, started on first use and ended by ``close``. An engine
+seat's decisions keep to the think limit and go to telemetry like the bots'; each problem of
+its program is reported as an ``EngineProblem`` event among the moves. Whether a record's engine
+seats may start at all is decided before (``ai.registry.check_seats``): the person must have
+agreed.
 (The table asks its bots without waiting, through ``game.table.bot_requests``.)
 """
 
@@ -13,11 +16,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from ai.autoplay import BotError, play_bots
-from ai.bot import Bot, Budget, close_bot
-from ai.external import make_engine_bot
+from ai.bot import Bot, Budget
 from ai.registry import DEFAULT_SEAT_BOT, check_seats, seat_bot_names
 from ai.telemetry import TelemetryLog, telemetry_from_env
 from ai.think import (
@@ -38,6 +41,7 @@ __all__ = [
     "DEFAULT_SEAT_BOT",
     "BotError",
     "BotSeats",
+    "EngineProblem",
     "RunnerBot",
     "play_bots",
     "shared_worker",
@@ -74,6 +78,30 @@ class RunnerBot:
         return self._decide(observation)
 
 
+@dataclass(frozen=True)
+class EngineProblem(ev.Event):
+    """An engine seat's program misbehaved; its fallback bot made the move that follows.
+
+    ``problem`` says what went wrong; ``rest_of_hand`` is set once, when that problem was one
+    too many for this hand and the fallback bot plays the rest of it.
+    """
+
+    kind: ClassVar[str] = "engine_problem"
+    seat: int
+    problem: str
+    rest_of_hand: str | None = None
+
+
+def engine_problem(seat: int, decision: Decision | None) -> list[ev.Event]:
+    """Return the event reporting the problem of an engine seat's decision, if it had one."""
+    facts = {} if decision is None else decision.facts
+    problem = facts.get("problem")
+    if not isinstance(problem, str):
+        return []
+    benched = facts.get("benched")
+    return [EngineProblem(seat, problem, benched if isinstance(benched, str) else None)]
+
+
 _shared_worker: BotWorker | None = None
 
 
@@ -108,7 +136,7 @@ class BotSeats:
         self.use_worker = use_worker
         self._direct: DirectRunner | None = None
         self._worker: WorkerRunner | None = None
-        self._engines: dict[str, Bot] = {}
+        self._engines: DirectRunner | None = None
 
     @classmethod
     def from_env(
@@ -129,16 +157,17 @@ class BotSeats:
         """Return the bot name of every built-in bot seat (plain ``bot`` seats: the config's)."""
         return seat_bot_names(seats, self.config.difficulty)
 
-    def engine(self, number: int, seat: Seat) -> Bot:
-        """Return the player of engine seat ``number``: its program, started on first use.
+    def engine(self, number: int, seat: Seat) -> RunnerBot:
+        """Return the player of engine seat ``number``: its program (started on first use) in
+        this process, asked within the think limit, its decisions reported to telemetry.
 
         Raises SeatRefused, starting nothing, unless the person agreed (``allow_engines``).
         """
-        key = str(seat)
-        if key not in self._engines:
-            check_seats([seat], allow_engines=self.allow_engines, first_number=number)
-            self._engines[key] = make_engine_bot(key)
-        return self._engines[key]
+        check_seats([seat], allow_engines=self.allow_engines, first_number=number)
+        if self._engines is None:
+            report = None if self.telemetry is None else self.telemetry.record
+            self._engines = DirectRunner(self.config, report)
+        return RunnerBot(self._engines, str(seat))
 
     def runner(self, names: Iterable[str]) -> BotRunner:
         """Return the runner for bots of these names (made on first use, then kept)."""
@@ -164,10 +193,18 @@ class BotSeats:
         if names:
             runner = self.runner(names.values())
             bots = {seat: RunnerBot(runner, name) for seat, name in names.items()}
-        for number, seat in enumerate(controller.seats):
-            if seat.is_engine:
-                bots[number] = self.engine(number, seat)
-        return play_bots(controller, bots) if bots else []
+        engines = {
+            number: self.engine(number, seat)
+            for number, seat in enumerate(controller.seats)
+            if seat.is_engine
+        }
+        bots.update(engines)
+
+        def notes(seat: int) -> list[ev.Event]:
+            engine = engines.get(seat)
+            return [] if engine is None else engine_problem(seat, engine.decision)
+
+        return play_bots(controller, bots, notes) if bots else []
 
     def cancel(self) -> None:
         """Drop the decisions in progress (a move was undone or a new match began)."""
@@ -177,10 +214,7 @@ class BotSeats:
 
     def close(self) -> None:
         """Release the runners (the shared worker stays for the program's next session)."""
-        for runner in (self._direct, self._worker):
+        for runner in (self._direct, self._worker, self._engines):
             if runner is not None:
                 runner.close()
-        self._direct = self._worker = None
-        for engine in self._engines.values():
-            close_bot(engine)
-        self._engines.clear()
+        self._direct = self._worker = self._engines = None

@@ -14,6 +14,7 @@ from core.hand import Trick
 from core.kernel import trick_points
 from core.rules import pass_receiver, pass_sender
 from core.seats import seat_texts
+from game.terminal.bots import EngineProblem
 from game.terminal.commands import Outcome
 from game.terminal.seats import viewing_seat
 from game.terminal.undo import can_undo
@@ -197,6 +198,9 @@ def describe_event(event: ev.Event, viewer: int | None, symbols: bool = False) -
         return f"match over: {seat_name(event.winner, viewer)} won"
     if isinstance(event, ev.ActionUndone):
         return f"undone: {_action_text(event.action, viewer, symbols)}"
+    if isinstance(event, EngineProblem):
+        line = f"{seat_name(event.seat, viewer)}: {event.problem}; its fallback bot moved"
+        return line if event.rest_of_hand is None else f"{line}\n{event.rest_of_hand}"
     return event.kind.replace("_", " ")
 
 
