@@ -49,7 +49,7 @@ DEFAULT_STARTUP_MS = 5000.0
 #: How long ``close`` waits for the program to quit before it is killed, in seconds.
 QUIT_GRACE_SECONDS = 0.5
 #: How long the program's process group has after SIGTERM before SIGKILL, in seconds.
-TERM_GRACE_SECONDS = 0.2
+TERM_GRACE_SECONDS = 0.1
 #: Longest reply line read, in characters; a longer one is garbage.
 MAX_REPLY_CHARS = 64 * 1024
 #: Unrequested lines kept at most; a program that floods its output loses the rest.

@@ -9,7 +9,8 @@ their results are dropped.
 
 Whatever goes wrong, the game goes on with a legal move: a bot that fails or answers illegally,
 a worker that dies, or one that does not answer within the time limit plus a grace period, is
-answered by the fallback move, computed in this process; a dead or hung worker is replaced.
+answered by the fallback move, computed in this process; a dead or hung worker is replaced,
+and the engine programs it started end with it (their guard, see ``ai.external``).
 The worker ends as soon as the main process is gone, however it ended (see
 ``end_with_parent``); multiprocessing's resource tracker, which ``spawn`` always starts, then ends
 with it. This module is free of pygame and its process entry point is a top-level function, as

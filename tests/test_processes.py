@@ -207,9 +207,20 @@ def test_closing_an_engine_ends_the_helpers_its_wrapper_started(
         helper = helper_pid(pid_file)
         leftovers.append(helper)
         assert not is_gone(helper)
+        assert engine_guards(), "the engine runs without a guard"
     finally:
         bot.close()
     assert wait_until(lambda: is_gone(helper)), "the wrapper's helper outlived the engine"
+    assert engine_guards() == [], "the guard outlived the engine it watched"
+
+
+def engine_guards() -> list[int]:
+    """Return the live guard processes of engines this process started (Linux)."""
+    return [
+        pid
+        for pid in children_of(os.getpid())
+        if "mdhearts-engine-guard" in command_line(pid) and not is_gone(pid)
+    ]
 
 
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
