@@ -56,3 +56,22 @@ def output_file(text: str) -> Path:
             f"cannot write {text!r:.60}: the folder {str(target.parent)!r:.60} does not exist"
         )
     return path
+
+
+def output_folder(text: str) -> Path:
+    """An argparse type for a folder to write files into: refused at once if it is no folder.
+
+    A folder that does not exist yet is fine (the command makes it); a file, a device or a
+    named pipe of that name is not.
+    """
+    path = _usable(text)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot use {text!r:.60}: {error.strerror}") from None
+    if not stat.S_ISDIR(mode):
+        what = "a file" if stat.S_ISREG(mode) else not_regular_text(mode)
+        raise argparse.ArgumentTypeError(f"{text!r:.60} is not a folder: it is {what}")
+    return path
