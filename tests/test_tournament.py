@@ -272,3 +272,14 @@ def test_an_output_that_cannot_be_written_is_refused_before_the_tournament(
     captured = capsys.readouterr()
     assert f"argument {option}: cannot write {where!r}: {message}" in captured.err
     assert captured.out == "" and "Traceback" not in captured.err
+
+
+def test_ctrl_c_stops_the_tournament_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("game.tools.tournament.run_tournament", interrupted)
+    assert main(["--deals", "1"]) == 130
+    assert capsys.readouterr().err == "mdhearts tournament: stopped\n"

@@ -78,9 +78,13 @@ def main(argv: Sequence[str]) -> int:
         for problem in problems:
             sys.stderr.write(f"mdhearts tournament: {problem}\n")
         return 2
-    summaries = run_tournament(
-        lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
-    )
+    try:
+        summaries = run_tournament(
+            lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
+        )
+    except KeyboardInterrupt:
+        sys.stderr.write("mdhearts tournament: stopped\n")
+        return 130
     table = report(summaries)
     sys.stdout.write(
         f"{args.deals} duplicate deals x 4 rotations, seed {args.seed}, lineup {args.seats}\n\n"
