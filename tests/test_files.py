@@ -191,3 +191,17 @@ def test_mdh_home_holds_every_user_folder(tmp_path: Path) -> None:
     assert dirs.save_file == tmp_path / "state" / "current-game.json"
     default, warnings = user_dirs({"MDH_HOME": " "})
     assert len(warnings) == 1 and "MDH_HOME" in warnings[0] and default != dirs
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{\n "a": 1,\n "b": 2,\n "c": "cut', "Unterminated string starting at line 4 column 7"),
+        ('{"a": "x\x01y"}', "Invalid control character at line 1 column 9"),
+        ('{"a": }', "Expecting value at line 1 column 7"),
+    ],
+)
+def test_a_json_error_says_where_once(text: str, message: str) -> None:
+    with pytest.raises(StrictJsonError) as caught:
+        parse_strict_json(text)
+    assert str(caught.value) == message
