@@ -204,7 +204,8 @@ class ExportSummary:
 def export_telemetry(directory: Path, out: TextIO, last: int | None = None) -> ExportSummary:
     """Write the records of the folder's files (the ``last`` newest, or all) to ``out``.
 
-    Files are read oldest first; lines that are not JSON objects (a record cut short) and
+    Files are read oldest first; lines that are not JSON objects in UTF-8 (a record cut short,
+    a damaged byte) are skipped and counted one by one, so the rest of their file still counts;
     files that cannot be read are skipped and counted. Errors writing ``out`` propagate.
     """
     files = telemetry_files(directory)
@@ -213,19 +214,20 @@ def export_telemetry(directory: Path, out: TextIO, last: int | None = None) -> E
     records = skipped = unreadable = 0
     for path in files:
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+            lines = path.read_bytes().split(b"\n")
+        except OSError:
             unreadable += 1
             continue
-        for line in lines:
-            if not line.strip():
+        for raw in lines:
+            if not raw.strip():
                 continue
             try:
+                line = raw.decode("utf-8").strip()
                 valid = isinstance(parse_strict_json(line, max_depth=MAX_RECORD_DEPTH), dict)
-            except StrictJsonError:
+            except (UnicodeDecodeError, StrictJsonError):
                 valid = False
             if valid:
-                out.write(line.strip() + "\n")
+                out.write(line + "\n")
                 records += 1
             else:
                 skipped += 1

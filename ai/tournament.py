@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import os
+import signal
 import statistics
 import sys
 import time
@@ -348,10 +349,15 @@ def _map(
     # Chunks of up to four jobs, but at least as many chunks as processes.
     chunksize = max(1, min(4, len(jobs) // processes))
     context = multiprocessing.get_context("spawn")
-    with context.Pool(processes) as pool:
+    with context.Pool(processes, initializer=_leave_interrupt_to_parent) as pool:
         for result in pool.imap(function, jobs, chunksize=chunksize):
             arrived(result)
     return results
+
+
+def _leave_interrupt_to_parent() -> None:
+    """Ignore Ctrl-C in a pool worker: the main process stops the pool and says so once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def journal_header(

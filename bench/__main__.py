@@ -76,7 +76,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         module.add_arguments(command)
         command.set_defaults(run=module.run)
     args = parser.parse_args(argv)
-    return int(args.run(args))
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print(stopped_message(args), file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+#: The exit status of a run stopped by Ctrl-C (128 + SIGINT, as a shell reports it).
+EXIT_INTERRUPTED = 130
+
+
+def stopped_message(args: argparse.Namespace) -> str:
+    """Return the one line said when Ctrl-C stops a benchmark, naming its journal if any."""
+    message = f"python -m bench {args.bench}: stopped"
+    journal = getattr(args, "journal", None)
+    if journal is not None:
+        message += (
+            f"; the finished deals are kept in the journal folder {journal}: "
+            "run the same command again to go on"
+        )
+    return message
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from core.errors import CardError
+from core.files import short_repr
 
 RANKS = "23456789TJQKA"
 SUITS = "CDSH"
@@ -61,7 +62,9 @@ def parse_card(text: object) -> int:
     if cleaned.startswith("10"):
         cleaned = "T" + cleaned[2:]
     if len(cleaned) != 2 or cleaned[0] not in RANKS or cleaned[1] not in SUITS:
-        raise CardError(f"not a card: {text!r} (expected rank {RANKS} and suit {SUITS}, e.g. 'QS')")
+        raise CardError(
+            f"not a card: {short_repr(text)} (expected rank {RANKS} and suit {SUITS}, e.g. 'QS')"
+        )
     return make_card(RANKS.index(cleaned[0]), SUITS.index(cleaned[1]))
 
 
@@ -73,7 +76,7 @@ def parse_cards(cards: str | Iterable[object], *, allow_duplicates: bool = False
         try:
             items = list(cards)
         except TypeError:
-            raise CardError(f"expected a list of cards, got {cards!r}") from None
+            raise CardError(f"expected a list of cards, got {short_repr(cards)}") from None
     parsed = [parse_card(item) for item in items]
     if not allow_duplicates and len(set(parsed)) != len(parsed):
         seen: set[int] = set()

@@ -389,8 +389,10 @@ def parse_strict_json(
         )
     except json.JSONDecodeError as error:
         cut_short = error.pos >= len(text.rstrip()) or error.msg.startswith("Unterminated")
+        # Some of json's reasons end in "at" ("Unterminated string starting at"): say it once.
+        reason = error.msg.removesuffix(" at")
         raise StrictJsonError(
-            f"{error.msg} at line {error.lineno} column {error.colno}", cut_short=cut_short
+            f"{reason} at line {error.lineno} column {error.colno}", cut_short=cut_short
         ) from None
     except RecursionError:
         limit = "too deeply" if max_depth is None else f"more than {max_depth} levels deep"

@@ -1,22 +1,41 @@
 """Choosing between a compiled module and its pure-Python twin.
 
 The compiled module is used when it is built, unless ``MDH_PURE_PYTHON=1`` forces the twin.
+Any other value but ``0`` or empty is ignored with a warning, which the front ends show
+(``pure_python_from_env``).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, TypeVar, cast
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
 
+#: The environment variable that forces the pure-Python twins: ``1`` on, ``0`` (or unset) off.
+PURE_PYTHON_ENV = "MDH_PURE_PYTHON"
+
+
+def pure_python_from_env(environ: Mapping[str, str] | None = None) -> tuple[bool, list[str]]:
+    """Return whether the environment forces the pure-Python twins, and a warning if invalid."""
+    value = (os.environ if environ is None else environ).get(PURE_PYTHON_ENV)
+    if value is None or value.strip() in ("", "0"):
+        return False, []
+    if value.strip() == "1":
+        return True, []
+    return False, [
+        f"ignoring {PURE_PYTHON_ENV}={value!r:.40}: use 1 (the pure-Python modules) "
+        "or 0 (the compiled ones)"
+    ]
+
+
 def load_native(compiled: str, twin: ModuleType) -> tuple[ModuleType, bool]:
     """Return (the module to use, whether it is the compiled one named ``compiled``)."""
-    if os.environ.get("MDH_PURE_PYTHON", "") == "1":
+    if pure_python_from_env()[0]:
         return twin, False
     try:
         return importlib.import_module(compiled), True

@@ -41,7 +41,7 @@ from core.match import (
     validate_seed,
 )
 from core.rules import RuleSet
-from core.scoring import HandScore
+from core.scoring import HandScore, match_winner, totals_unreachable
 from core.seats import Seat, parse_seats, seat_texts
 
 RECORD_FORMAT = "mdhearts-record"
@@ -57,8 +57,6 @@ MAX_HEADER_BYTES = 32 * 1024
 MAX_RECORD_BYTES = MAX_HANDS * MAX_HAND_BYTES + MAX_HEADER_BYTES
 #: Most hands ``earlier`` may sum up (a match of a person's lifetime, many times over).
 MAX_EARLIER_HANDS = 10**9
-#: Most points one seat can score in one hand, either way (a moon with the J♦: 26 + 10).
-_MOST_HAND_POINTS = 36
 #: Deepest nesting of lists and objects in a record (a well-formed one needs 6).
 MAX_NESTING = 10
 
@@ -227,7 +225,7 @@ def _controller_from(data: object) -> Controller:
     rules = _parse_rules(record["rules"])
     seed = _parse_seed(record["seed"])
     seats = _parse_seats(record["seats"])
-    earlier = _parse_earlier(record.get("earlier"))
+    earlier = _parse_earlier(record.get("earlier"), rules)
     hands = record["hands"]
     if not isinstance(hands, list) or not 1 <= len(hands) <= MAX_HANDS:
         raise RecordError(f"'hands' must be a list of 1 to {MAX_HANDS} hands, got {_kind(hands)}")
@@ -335,8 +333,12 @@ def _parse_seats(data: object) -> tuple[Seat, Seat, Seat, Seat]:
         return parse_seats(data)
 
 
-def _parse_earlier(data: object) -> EarlierHands:
-    """Check the summary of the hands a long match folded; none when absent."""
+def _parse_earlier(data: object, rules: RuleSet) -> EarlierHands:
+    """Check the summary of the hands a long match folded; none when absent.
+
+    The totals must be ones that many hands can give under ``rules``, and ones after which
+    the match goes on (hands follow them).
+    """
     if data is None:
         return NO_EARLIER_HANDS
     where = "'earlier'"
@@ -348,9 +350,13 @@ def _parse_earlier(data: object) -> EarlierHands:
         raise RecordError(f"{where}: 'hands' must be a whole number from 1 to {MAX_EARLIER_HANDS}")
     totals = data["totals"]
     _check_four_whole(totals, f"{where}: 'totals'")
-    reach = _MOST_HAND_POINTS * count
-    if any(abs(total) > reach for total in totals):
-        raise RecordError(f"{where}: {count} hands cannot give the totals {totals}")
+    why = totals_unreachable(rules, count, totals)
+    if why is not None:
+        raise RecordError(f"{where}: {count} hands cannot give the totals {totals}: {why}")
+    if match_winner(totals, rules.end_score) is not None:
+        raise RecordError(
+            f"{where}: the totals {totals} end the match after hand {count}, yet more hands follow"
+        )
     return EarlierHands(count, (totals[0], totals[1], totals[2], totals[3]))
 
 

@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 from core.cards import POINT_CARDS_MASK
 from core.kernel import trick_points
-from core.rules import MOON_POINTS, NO_TRICKS_BONUS_POINTS, RuleSet
+from core.rules import (
+    JACK_OF_DIAMONDS_POINTS,
+    MOON_POINTS,
+    NO_TRICKS_BONUS_POINTS,
+    RuleSet,
+)
 
 
 @dataclass(frozen=True)
@@ -68,3 +73,76 @@ def score_hand(
         taken_points=(taken_points[0], taken_points[1], taken_points[2], taken_points[3]),
         moon_shooter=shooter,
     )
+
+
+#: Points the four seats share in a hand without a moon: the 13 hearts and the Q♠.
+HAND_POINTS = 26
+#: Most points one seat takes in a hand without a moon: every point card but one heart.
+_MOST_TAKEN_WITHOUT_MOON = HAND_POINTS - 1
+
+
+def seat_points_range(rules: RuleSet) -> tuple[int, int]:
+    """Return the fewest and the most points one seat can score in one hand under ``rules``.
+
+    Without a moon a seat takes 0 to 25 (all 26 would be the moon), −10 with the J♦ alone, or
+    −5 for no trick. A moon added gives the others 26 and the shooter 0 (−10 with the J♦); a
+    moon subtracted gives the shooter −26 (−36 with the J♦) and the others 0 (−10).
+    """
+    jack = JACK_OF_DIAMONDS_POINTS if rules.jack_of_diamonds else 0
+    least = min(jack, NO_TRICKS_BONUS_POINTS if rules.no_tricks_bonus else 0)
+    most = _MOST_TAKEN_WITHOUT_MOON
+    if rules.moon in ("add", "auto"):
+        most = MOON_POINTS
+    if rules.moon in ("subtract", "auto"):
+        least = -MOON_POINTS + jack
+    return least, most
+
+
+def totals_unreachable(rules: RuleSet, hands: int, totals: Sequence[int]) -> str | None:
+    """Say why ``hands`` finished hands cannot add up to ``totals``; None when they can.
+
+    Each seat's total lies within ``hands`` times its range per hand (``seat_points_range``),
+    and the four totals add up to what the hands give out together: 26 a hand (16 with the
+    J♦ counting −10), 52 more for each moon added to the others, 52 less for each moon
+    subtracted from its shooter, and 5 less for each seat that takes no trick when that bonus
+    is played (at most two a hand, never with a moon).
+    """
+    least, most = seat_points_range(rules)
+    for seat, total in enumerate(totals):
+        if not hands * least <= total <= hands * most:
+            return (
+                f"seat {seat} scores {least} to {most} points a hand, "
+                f"so {hands} hands give it {hands * least} to {hands * most}, not {total}"
+            )
+    per_hand = HAND_POINTS + (JACK_OF_DIAMONDS_POINTS if rules.jack_of_diamonds else 0)
+    if not _sum_reachable(rules, hands, sum(totals) - hands * per_hand):
+        moons = {"add": "more", "subtract": "less", "auto": "more or less"}[rules.moon]
+        bonus = ", 5 less for each seat that takes no trick" if rules.no_tricks_bonus else ""
+        return (
+            f"they add up to {sum(totals)}, but {hands} hands give out {hands * per_hand} "
+            f"in all, {2 * MOON_POINTS} {moons} for each moon{bonus}"
+        )
+    return None
+
+
+def _sum_reachable(rules: RuleSet, hands: int, extra: int) -> bool:
+    """Whether ``hands`` hands can give out ``extra`` points beyond their plain share.
+
+    A moon adds or takes away 2 × 26 (``moons`` is the net count, added minus subtracted) and
+    each no-trick bonus takes away 5, so ``extra = 52 × moons − 5 × bonuses``; a moon uses a
+    hand, and a hand holds at most two bonuses. Each step of 5 moons costs more hands than it
+    saves, so the fewest hands come from the smallest ``moons`` that fits; 5 candidates cover
+    every remainder.
+    """
+    moon = 2 * MOON_POINTS
+    lowest = -hands if rules.moon in ("subtract", "auto") else 0
+    highest = hands if rules.moon in ("add", "auto") else 0
+    if not rules.no_tricks_bonus:
+        return extra % moon == 0 and lowest <= extra // moon <= highest
+    bonus = -NO_TRICKS_BONUS_POINTS
+    start = max(lowest, -(-extra // moon))  # the fewest moons that leave no negative bonus
+    for moons in range(start, min(start + bonus, highest + 1)):
+        bonuses, remainder = divmod(moon * moons - extra, bonus)
+        if remainder == 0:
+            return abs(moons) + (bonuses + 1) // 2 <= hands
+    return False

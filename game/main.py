@@ -148,7 +148,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         program, args = choose(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 0
+    if program is not run_table:  # the table shows the warnings on its window
+        name = next((name for name, (_, run) in COMMANDS.items() if run is program), None)
+        for warning in environment_warnings():
+            sys.stderr.write(f"mdhearts{f' {name}' if name else ''}: warning: {warning}\n")
     return program(args)
+
+
+def environment_warnings() -> list[str]:
+    """Return a warning for each invalid variable read before any command starts."""
+    from core.native import pure_python_from_env
+
+    return pure_python_from_env()[1]
 
 
 if __name__ == "__main__":

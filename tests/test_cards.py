@@ -49,3 +49,16 @@ def test_parse_cards_accepts_lists_and_strings_and_rejects_duplicates() -> None:
 def test_masks_and_sorted_order_alternate_colours() -> None:
     cards = parse_cards("AH 2C QS 5D")
     assert [card_text(card) for card in cards_of(mask_of(cards))] == ["2C", "5D", "QS", "AH"]
+
+
+def test_a_long_card_argument_is_cut_in_the_message() -> None:
+    with pytest.raises(CardError) as caught:
+        parse_card("Q" * 100_000)
+    message = str(caught.value)
+    assert message.startswith("not a card: 'QQQQ") and "...' (expected rank" not in message
+    assert len(message) < 120 and "..." in message
+    with pytest.raises(CardError) as caught:
+        parse_cards(["QS", "X" * 100_000])
+    assert len(str(caught.value)) < 120
+    with pytest.raises(CardError, match="not a card: 'ZZ' "):
+        parse_card("ZZ")

@@ -5,13 +5,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from ai.deal_journal import JournalError, open_journal
+from ai.deal_journal import JournalError, open_journal, read_journal
 from ai.tournament import DealResult, run_tournament
 from bench import strength
+from bench.__main__ import main as bench_main
 
 LINEUP = ["normal", "easy", "easy", "easy"]
 HEADER = {"lineup": LINEUP, "seed": 3}
@@ -164,3 +169,49 @@ def strength_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser()
     strength.add_arguments(parser)
     return parser
+
+
+def test_ctrl_c_stops_a_journalled_run_with_one_line_and_the_journal_kept(tmp_path: Path) -> None:
+    """A real Ctrl-C (SIGINT to the whole process group, workers included) mid-run."""
+    journal = tmp_path / "journal"
+    command = [sys.executable, "-m", "bench", "strength", "--only", "normal-vs-easy"]
+    command += ["--deals", "100000", "--matches", "0", "--workers", "2", "--journal", str(journal)]
+    process = subprocess.Popen(
+        command,
+        cwd=Path(__file__).resolve().parent.parent,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    try:
+        path = journal / "normal-vs-easy.ndjson"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not path.exists() or path.read_bytes().count(b"\n") < 200
+        ):
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert process.returncode == 130
+    assert err.decode() == (
+        f"python -m bench strength: stopped; the finished deals are kept in the journal folder "
+        f"{journal}: run the same command again to go on\n"
+    )
+    _, deals = read_journal(path)
+    assert len(deals) >= 199
+
+
+def test_ctrl_c_in_any_benchmark_says_it_stopped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(args: argparse.Namespace) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("bench.rules.run", interrupted)
+    assert bench_main(["rules"]) == 130
+    assert capsys.readouterr().err == "python -m bench rules: stopped\n"

@@ -218,3 +218,17 @@ def test_a_lock_is_held_by_one_at_a_time_though_its_file_comes_and_goes(tmp_path
         worker.join(timeout=60)
     assert most == 1
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{\n "a": 1,\n "b": 2,\n "c": "cut', "Unterminated string starting at line 4 column 7"),
+        ('{"a": "x\x01y"}', "Invalid control character at line 1 column 9"),
+        ('{"a": }', "Expecting value at line 1 column 7"),
+    ],
+)
+def test_a_json_error_says_where_once(text: str, message: str) -> None:
+    with pytest.raises(StrictJsonError) as caught:
+        parse_strict_json(text)
+    assert str(caught.value) == message

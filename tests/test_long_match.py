@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import pytest
 
 from core import record
+from core.cards import POINT_CARDS_MASK
 from core.controller import Controller
 from core.errors import RecordError
 from core.record import (
@@ -19,8 +21,9 @@ from core.record import (
     loads_record,
     record_to_dict,
 )
-from core.rules import MAX_PASS_CYCLE
+from core.rules import MAX_PASS_CYCLE, RuleSet
 from core.scoresheet import score_sheet
+from core.scoring import score_hand, seat_points_range, totals_unreachable
 from core.seats import MAX_SEAT_TEXT
 
 
@@ -91,8 +94,8 @@ def _tampered(change: dict[str, Any]) -> str:
         ({"earlier": {"hands": 0, "totals": [0, 0, 0, 0]}}, "whole number from 1"),
         ({"earlier": {"hands": 2}}, "totals"),
         ({"earlier": [2, [0, 0, 0, 0]]}, "must be an object"),
-        ({"earlier": {"hands": 1, "totals": [0, 0, 0, 0]}}, "hand 2: the pass direction"),
-        ({"earlier": {"hands": 4, "totals": [0, 0, 0, 0]}}, "hand 5: the deal is not the one"),
+        ({"earlier": {"hands": 1, "totals": [0, 0, 0, 26]}}, "hand 2: the pass direction"),
+        ({"earlier": {"hands": 4, "totals": [26, 26, 26, 26]}}, "hand 5: the deal is not the one"),
         ({"version": 2, "earlier": {"hands": 1, "totals": [0, 0, 0, 0]}}, "version 2 record"),
     ],
 )
@@ -131,3 +134,102 @@ def test_the_size_cap_holds_the_largest_legal_record() -> None:
     finished["points"] = [-36, -36, -36, -36]
     assert len(json.dumps(finished)) + len(",\n  ") <= MAX_HAND_BYTES
     assert hands  # the record always has its current hand
+
+
+def _folded(rules: dict[str, Any], monkeypatch: pytest.MonkeyPatch, hands: int = 5) -> str:
+    """The record of a match of ``hands`` hands whose first ones are folded into ``earlier``."""
+    monkeypatch.setattr(record, "MAX_HANDS", 1)
+    controller = Controller()
+    controller.new_match(rules={"end_score": 10_000, **rules}, seed=11, seats=["bot"] * 4)
+    play_until(controller, hands)
+    text = dumps_record(controller)
+    monkeypatch.setattr(record, "MAX_HANDS", MAX_HANDS)
+    return text
+
+
+_VARIANTS = [
+    {"moon": moon, "jack_of_diamonds": jack, "no_tricks_bonus": bonus}
+    for moon in ("add", "subtract", "auto")
+    for jack in (False, True)
+    for bonus in (False, True)
+]
+
+
+@pytest.mark.parametrize("rules", _VARIANTS)
+def test_every_folded_match_loads_under_every_variant(
+    rules: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = _folded(rules, monkeypatch, hands=9)
+    assert json.loads(text)["earlier"]["hands"] == 8
+    assert loads_record(text).hand_number == 9
+
+
+@pytest.mark.parametrize(
+    ("rules", "totals", "message"),
+    [
+        ({}, [0, 99, 99, 99], "add up to 297, but 4 hands give out 104 in all, 52 more"),
+        ({}, [50, 50, 50, 50], "add up to 200"),
+        ({}, [-1, 27, 26, 52], "seat 0 scores 0 to 26 points a hand"),
+        ({}, [0, 0, 0, 105], "seat 3 scores 0 to 26 points a hand, so 4 hands give it 0 to 104"),
+        ({"moon": "subtract"}, [0, 0, 0, 100], "add up to 100, but 4 hands give out 104"),
+        ({"jack_of_diamonds": True}, [0, 0, 0, 104], "4 hands give out 64 in all"),
+        ({"no_tricks_bonus": True}, [0, 0, 0, 93], "5 less for each seat that takes no trick"),
+        (
+            {"end_score": 100},
+            [0, 104, 104, 104],
+            "end the match after hand 4, yet more hands follow",
+        ),
+    ],
+)
+def test_totals_no_play_can_reach_are_refused(
+    rules: dict[str, Any], totals: list[int], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = json.loads(_folded(rules, monkeypatch))
+    data["earlier"] = {"hands": 4, "totals": totals}
+    del data["totals"]
+    with pytest.raises(RecordError, match=message):
+        loads_record(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    ("rules", "totals"),
+    [
+        ({}, [0, 104, 78, 78]),  # three moons and a plain hand
+        ({"moon": "subtract", "jack_of_diamonds": True}, [-144, 0, 0, 0]),  # four moons, J♦
+        ({"no_tricks_bonus": True}, [-20, -20, 60, 64]),  # two seats without a trick each hand
+        ({"moon": "auto"}, [-26, 26, 26, 26]),  # one moon added, one subtracted, two plain
+    ],
+)
+def test_totals_at_the_edge_of_what_play_can_reach_load(
+    rules: dict[str, Any], totals: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = json.loads(_folded(rules, monkeypatch))
+    data["earlier"] = {"hands": 4, "totals": totals}
+    del data["totals"]
+    assert loads_record(json.dumps(data)).match is not None
+
+
+@pytest.mark.parametrize("rules", _VARIANTS)
+def test_the_bounds_per_hand_hold_every_score(rules: dict[str, Any]) -> None:
+    """Random finished hands, a third of them moons, score within the bounds records check."""
+    ruleset = RuleSet(**rules)
+    least, most = seat_points_range(ruleset)
+    rng = random.Random(3)
+    seen = set()
+    for _ in range(3_000):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        winners = rng.sample(range(4), rng.randint(1, 4))
+        shooter = rng.randrange(4) if rng.random() < 0.3 else None
+        taken, won = [0] * 4, [0] * 4
+        for trick in range(13):
+            mask = sum(1 << card for card in deck[trick * 4 : trick * 4 + 4])
+            point_trick = shooter is not None and mask & POINT_CARDS_MASK
+            winner = shooter if point_trick else rng.choice(winners)
+            assert winner is not None
+            taken[winner] |= mask
+            won[winner] += 1
+        points = score_hand(ruleset, taken, won, [rng.randint(0, 120) for _ in range(4)]).points
+        seen.update(points)
+        assert totals_unreachable(ruleset, 1, points) is None, points
+    assert min(seen) == least and max(seen) == most

@@ -6,6 +6,7 @@ import importlib
 
 import pytest
 
+from core.native import pure_python_from_env
 from game.main import COMMANDS, main
 from game.version import VERSION
 
@@ -85,3 +86,55 @@ def test_self_test_and_plain_mdhearts_reach_their_programs(monkeypatch: pytest.M
     assert self_test == [["--opponents", "easy"], []]
     assert main([]) == 0
     assert table == [[]]
+
+
+@pytest.mark.parametrize("value", ["yes", "true", "2", " on "])
+def test_an_invalid_pure_python_switch_is_ignored_with_a_warning(
+    value: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert pure_python_from_env({"MDH_PURE_PYTHON": value}) == (
+        False,
+        [
+            f"ignoring MDH_PURE_PYTHON={value!r}: use 1 (the pure-Python modules) "
+            "or 0 (the compiled ones)"
+        ],
+    )
+    calls = spy(monkeypatch, "game.tools.telemetry")
+    monkeypatch.setenv("MDH_PURE_PYTHON", value)
+    assert main(["telemetry", "export"]) == 7 and calls == [["export"]]
+    assert capsys.readouterr().err == (
+        f"mdhearts telemetry: warning: ignoring MDH_PURE_PYTHON={value!r}: "
+        "use 1 (the pure-Python modules) or 0 (the compiled ones)\n"
+    )
+
+
+def test_the_pure_python_switch_takes_1_and_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert pure_python_from_env({"MDH_PURE_PYTHON": "1"}) == (True, [])
+    for off in ("0", "", " "):
+        assert pure_python_from_env({"MDH_PURE_PYTHON": off}) == (False, [])
+    assert pure_python_from_env({}) == (False, [])
+    spy(monkeypatch, "game.tools.telemetry")
+    monkeypatch.setenv("MDH_PURE_PYTHON", "1")
+    assert main(["telemetry", "export"]) == 7
+    assert capsys.readouterr().err == ""
+
+
+def test_the_table_shows_an_invalid_pure_python_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    import game.table.main as table_main
+
+    shown: list[list[str]] = []
+
+    class Stop(Exception):
+        pass
+
+    def fake_app(dirs: object, notices: list[str]) -> None:
+        shown.append(notices)
+        raise Stop
+
+    monkeypatch.setenv("MDH_PURE_PYTHON", "yes")
+    monkeypatch.setattr(table_main, "App", fake_app)
+    monkeypatch.setattr(table_main, "write_crash_log", lambda dirs: None)
+    assert table_main.main() == 1
+    assert any("ignoring MDH_PURE_PYTHON='yes'" in notice for notice in shown[0])

@@ -394,7 +394,9 @@ class CountingPool:
 
     sizes: ClassVar[list[int]] = []
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(
+        self, processes: int | None = None, initializer: Callable[[], None] | None = None
+    ) -> None:
         CountingPool.sizes.append(processes or os.cpu_count() or 1)
 
     def __enter__(self) -> CountingPool:

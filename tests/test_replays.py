@@ -238,3 +238,31 @@ def test_a_bad_number_of_matches_kept_falls_back_to_the_default(value: object) -
     settings, warnings = Settings.from_dict({"replays_kept": value})
     assert settings.replays_kept == Settings().replays_kept == 25
     assert len(warnings) == 1 and "replays_kept" in warnings[0]
+
+
+def test_the_list_counts_one_hand_as_one_hand(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.table.scenes import replays as scene
+    from game.table.store.replays import ReplayEntry
+
+    seats = finished_match(1).seats
+    ended = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
+    entries = [
+        ReplayEntry(Path(f"match-{hands}.json"), ended, seats, (0, 30, 40, 50), hands)
+        for hands in (1, 2)
+    ]
+    monkeypatch.setattr(scene, "list_replays", lambda folder: (list(entries), []))
+    drawn: list[str] = []
+    real_draw_text = scene.draw_text
+
+    def spy(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> object:
+        drawn.append(text)
+        return real_draw_text(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(scene, "draw_text", spy)
+    driver = drivers()
+    open_list(driver)
+    driver.step()
+    assert "won, 0 to 30/40/50 · 1 hand" in drawn
+    assert "won, 0 to 30/40/50 · 2 hands" in drawn

@@ -235,3 +235,31 @@ def test_export_out_is_replaced_only_by_a_whole_export(
     assert out.read_text().count("old") == 2
     if os.name == "posix":
         assert (out.stat().st_mode & 0o777) == 0o640
+
+
+def test_a_bad_byte_costs_only_its_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [b'{"n": %d}' % number for number in range(5)]
+    lines.insert(2, b'{"bad": "\xff"}')
+    (tmp_path / "mdhearts-a.ndjson").write_bytes(b"\n".join(lines) + b"\n")
+    out = io.StringIO()
+    summary = export_telemetry(tmp_path, out)
+    assert [json.loads(line)["n"] for line in out.getvalue().splitlines()] == [0, 1, 2, 3, 4]
+    assert (summary.records, summary.skipped_lines, summary.unreadable_files) == (5, 1, 0)
+    assert mdhearts(["telemetry", "export", "--dir", str(tmp_path)]) == 0
+    err = capsys.readouterr().err
+    assert "exported 5 records from 1 file in " in err and err.endswith("skipped 1 broken line\n")
+
+
+def test_a_missing_folder_named_by_dir_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nonexistent"
+    assert mdhearts(["telemetry", "export", "--dir", str(missing)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"the folder {missing} does not exist" in captured.err
+    assert "exported" not in captured.err
+    # The default folder simply has no records until a bot has played.
+    monkeypatch.setenv("MDH_TELEMETRY_DIR", str(missing))
+    assert mdhearts(["telemetry", "export"]) == 0
+    assert "exported 0 records from 0 files" in capsys.readouterr().err

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import statistics
 from collections.abc import Sequence
@@ -240,3 +241,45 @@ def test_bad_tournament_arguments_are_refused(
 ) -> None:
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        (".", "it is a folder"),
+        ("missing/result.json", "the folder"),
+        ("/dev/null", "it is not a regular file (a device)"),
+        ("pipe", "it is not a regular file (a named pipe)"),
+    ],
+)
+@pytest.mark.parametrize("option", ["--json", "--markdown"])
+def test_an_output_that_cannot_be_written_is_refused_before_the_tournament(
+    option: str,
+    where: str,
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    os.mkfifo(tmp_path / "pipe")
+    monkeypatch.chdir(tmp_path)
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tournament ran")
+
+    monkeypatch.setattr("game.tools.tournament.run_tournament", never)
+    assert main(["--deals", "1", option, where]) == 2
+    captured = capsys.readouterr()
+    assert f"argument {option}: cannot write {where!r}: {message}" in captured.err
+    assert captured.out == "" and "Traceback" not in captured.err
+
+
+def test_ctrl_c_stops_the_tournament_with_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("game.tools.tournament.run_tournament", interrupted)
+    assert main(["--deals", "1"]) == 130
+    assert capsys.readouterr().err == "mdhearts tournament: stopped\n"

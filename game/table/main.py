@@ -10,6 +10,7 @@ from pathlib import Path
 
 import game.table.scenes  # noqa: F401  (each screen registers its name when imported)
 from core.files import UserDirs, user_dirs
+from core.native import pure_python_from_env
 from game.table.app import App
 from game.table.scene import scene_named
 
@@ -37,6 +38,7 @@ def _tell(text: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Open the table and play until the player quits; a crash is logged, not lost."""
     dirs, notices = user_dirs()
+    notices += pure_python_from_env()[1]
     app: App | None = None
     try:
         app = App(dirs, notices=notices)

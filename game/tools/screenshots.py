@@ -16,7 +16,12 @@ import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from core.match import MAX_SEED
+from game.argtypes import output_folder, whole_number
+
 DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160", "1024x1280")
+#: Where the pictures go without ``--out``: a folder of this name in the current folder.
+DEFAULT_OUT = "mdhearts-screenshots"
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -136,18 +141,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="mdhearts screenshots", description="Save pictures of the table at window sizes."
     )
-    parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
+    parser.add_argument(
+        "--out",
+        type=output_folder,
+        default=DEFAULT_OUT,
+        help=f"folder for the PNG files, made if missing (default: {DEFAULT_OUT} in the "
+        "current folder)",
+    )
     parser.add_argument(
         "--sizes", default=",".join(DEFAULT_SIZES), help="comma-separated WIDTHxHEIGHT list"
     )
-    parser.add_argument("--seed", type=int, default=7, help="seed of the dealt match")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--seed", type=whole_number(0, MAX_SEED), default=7, help="seed of the dealt match"
+    )
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or bad usage (already said)
+        return stop.code if isinstance(stop.code, int) else 0
     try:
         sizes = [parse_size(text.strip()) for text in args.sizes.split(",") if text.strip()]
     except ValueError as error:
-        parser.error(str(error))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
+        sys.stderr.write(f"{parser.prog}: error: {error}\n")
+        return 2
+    out: Path = args.out
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        sys.stderr.write(f"{parser.prog}: error: cannot make the folder {out}: {error.strerror}\n")
+        return 1
     for size in sizes:
         for path in take(out, size, args.seed):
             print(path)

@@ -72,13 +72,14 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
     from ai import search
     from core import kernel
     from core.files import UserDirs
+    from core.native import pure_python_from_env
     from core.record import dumps_record
     from game.table.app import App
     from game.table.bot_requests import WorkerBots
     from game.table.store.saves import load_game
     from game.tools.scripted import ScriptedTable
 
-    if not (kernel.COMPILED and search.COMPILED) and os.environ.get("MDH_PURE_PYTHON") != "1":
+    if not (kernel.COMPILED and search.COMPILED) and not pure_python_from_env()[0]:
         raise SelfTestError("the compiled rules kernel or search module is missing")
     report("compiled rules kernel and search loaded")
     dirs = UserDirs(home / "config", home / "data", home / "state", home / "log")

@@ -74,6 +74,8 @@ def _export(args: argparse.Namespace) -> tuple[Path, ExportSummary]:
             sys.stderr.write(f"{PROG}: warning: {warning}\n")
     else:
         directory = _usable_path(args.dir, "--dir")
+        if not directory.exists():
+            raise OSError(f"the folder {directory} does not exist")
     if directory.exists() and not directory.is_dir():
         raise OSError(f"{directory} is not a folder")
     if args.out is None:
@@ -85,6 +87,10 @@ def _export(args: argparse.Namespace) -> tuple[Path, ExportSummary]:
         out.flush()
         out.detach()  # the atomic writer closes the file itself
     return directory, summary
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -109,10 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f": {error.filename}" if getattr(error, "filename", None) else ""
         sys.stderr.write(f"{PROG}: error: cannot export{where}: {reason}\n")
         return EXIT_FAILED
+    skipped, unreadable = summary.skipped_lines, summary.unreadable_files
     sys.stderr.write(
-        f"{PROG}: exported {summary.records} records from {summary.files} files in {directory}"
-        + (f", skipped {summary.skipped_lines} broken lines" if summary.skipped_lines else "")
-        + (f", {summary.unreadable_files} unreadable files" if summary.unreadable_files else "")
+        f"{PROG}: exported {_count(summary.records, 'record')} "
+        f"from {_count(summary.files, 'file')} in {directory}"
+        + (f", skipped {_count(skipped, 'broken line')}" if skipped else "")
+        + (f", {_count(unreadable, 'unreadable file')}" if unreadable else "")
+        + ("" if directory.exists() else " (the folder does not exist yet)")
         + "\n"
     )
     return EXIT_OK

@@ -12,6 +12,7 @@ from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
 from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
 from core.record import write_atomically
+from game.argtypes import output_file
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,8 +34,12 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="processes (default: all cores; never more than the deals or matches to play)",
     )
-    parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
-    parser.add_argument("--markdown", metavar="PATH", help="also write the markdown table")
+    parser.add_argument(
+        "--json", metavar="PATH", type=output_file, help="also write the results as JSON"
+    )
+    parser.add_argument(
+        "--markdown", metavar="PATH", type=output_file, help="also write the markdown table"
+    )
     return parser
 
 
@@ -73,9 +78,13 @@ def main(argv: Sequence[str]) -> int:
         for problem in problems:
             sys.stderr.write(f"mdhearts tournament: {problem}\n")
         return 2
-    summaries = run_tournament(
-        lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
-    )
+    try:
+        summaries = run_tournament(
+            lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
+        )
+    except KeyboardInterrupt:
+        sys.stderr.write("mdhearts tournament: stopped\n")
+        return 130
     table = report(summaries)
     sys.stdout.write(
         f"{args.deals} duplicate deals x 4 rotations, seed {args.seed}, lineup {args.seats}\n\n"

@@ -72,6 +72,16 @@ def ended_text(ended: datetime) -> str:
     return ended.astimezone().strftime("%a %d %b %Y %H:%M")
 
 
+def row_cells(entry: ReplayEntry) -> tuple[str, str, str]:
+    """Return a match's cells in the list: when it ended, the bots, the result and its hands."""
+    hands = "1 hand" if entry.hands == 1 else f"{entry.hands} hands"
+    return (
+        ended_text(entry.ended),
+        entry.opponents() + ("" if entry.person_played else " (watched)"),
+        f"{entry.result()} · {hands}",
+    )
+
+
 @dataclass
 class Replay:
     """A kept match opened to replay: its controller, who played each seat, its reviews."""
@@ -221,11 +231,7 @@ class ReplayList(Scene):
             row = self.row_rect(rect, index)
             if self.first + index == self.chosen:
                 draw_panel(surface, row, (*theme.BUTTON_HOVER, 255), theme.ACCENT, radius=6)
-            cells = (
-                ended_text(entry.ended),
-                entry.opponents() + ("" if entry.person_played else " (watched)"),
-                f"{entry.result()} · {entry.hands} hands",
-            )
+            cells = row_cells(entry)
             for number, (share, text) in enumerate(zip(columns, cells, strict=True)):
                 left = row.left + layout.px(10) + round(row.width * share)
                 right = row.left + round(row.width * edges[number + 1])
