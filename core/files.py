@@ -11,7 +11,12 @@ once:
 - ``read_regular_file`` reads a regular file of bounded size, never blocking on a FIFO.
 - ``parse_strict_json`` refuses what plain ``json.loads`` lets through: a key given twice,
   NaN and infinities, absurdly long numbers and nesting deeper than asked.
-- ``locked`` holds an advisory lock across a read–modify–write of one file.
+- ``locked`` holds an advisory lock across a read–modify–write of one file, and
+  ``lock_user_folder`` holds one for as long as a table runs, so a second table on the same
+  folders stops before it writes anything. Both are the operating system's locks: they end
+  with the process, even when it is killed, so no stale lock is ever left.
+- ``keep_copy`` keeps a file's original beside it before this version rewrites what it
+  does not fully understand (a newer version, fields it does not know).
 - ``user_dirs`` names the program's folders (``MDH_HOME`` puts them all under one folder).
 """
 
@@ -88,6 +93,11 @@ class UserDirs:
     def cli_state_file(self) -> Path:
         """Return the terminal harness's default state file."""
         return self.data / "cli-match.json"
+
+    @property
+    def lock_file(self) -> Path:
+        """Return the file a running table holds locked, so a second table stops at once."""
+        return self.state / "table.lock"
 
     @property
     def crash_log(self) -> Path:
@@ -441,14 +451,17 @@ def short_repr(value: object, limit: int = 40) -> str:
 CORRUPT_SUFFIX = ".corrupt-"
 
 
-def set_aside(path: str | os.PathLike[str], *, now: datetime | None = None) -> Path:
+def set_aside(
+    path: str | os.PathLike[str], *, now: datetime | None = None, suffix: str = CORRUPT_SUFFIX
+) -> Path:
     """Rename a file to ``<name>.corrupt-YYYYmmdd-HHMMSS`` (``-2``, ``-3``... if taken).
 
+    ``suffix`` replaces ``.corrupt-`` (``.unreadable-`` for a file that could not be read).
     Return the new path; raise OSError when the file cannot be renamed.
     """
     target = Path(path)
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    base = f"{target.name}{CORRUPT_SUFFIX}{stamp}"
+    base = f"{target.name}{suffix}{stamp}"
     candidate = target.with_name(base)
     number = 1
     while os.path.lexists(candidate):
@@ -458,11 +471,124 @@ def set_aside(path: str | os.PathLike[str], *, now: datetime | None = None) -> P
     return candidate
 
 
+#: A copy kept before a rewrite is named ``<name>.v4-backup`` (the file's newer version) or
+#: ``<name>.backup`` (a file without a version).
+BACKUP_SUFFIX = "backup"
+
+
+def keep_copy(path: str | os.PathLike[str], raw: bytes, version: int | None = None) -> Path | None:
+    """Keep ``raw``, the original content of ``path``, beside it before it is rewritten.
+
+    The copy is ``<name>.v<version>-backup`` (``<name>.backup`` without a version); when that
+    name holds other content, ``-2``, ``-3``... are added, so no earlier copy is replaced.
+    Return the copy's path, or None when an identical copy was already kept (nothing new to
+    say). Raise OSError when the copy cannot be written.
+    """
+    target = write_target(path)
+    tag = BACKUP_SUFFIX if version is None else f"v{version}-{BACKUP_SUFFIX}"
+    base = f"{target.name}.{tag}"
+    candidate = target.with_name(base)
+    number = 1
+    while os.path.lexists(candidate):
+        with contextlib.suppress(OSError, FileContentError):
+            if read_regular_file(candidate, len(raw)) == raw:
+                return None
+        number += 1
+        candidate = target.with_name(f"{base}-{number}")
+    write_atomically(candidate, raw)
+    return candidate
+
+
 # -- locking ----------------------------------------------------------------------------------
 
 
 class LockBusyError(OSError):
     """Another process holds the lock of a file for longer than we were willing to wait."""
+
+
+class HeldLock:
+    """An operating-system lock on a lock file, held until ``release`` or the process ends."""
+
+    def __init__(self, descriptor: int, path: Path) -> None:
+        self.path = path
+        self._descriptor: int | None = descriptor
+
+    def release(self, *, remove_file: bool = False) -> None:
+        """Let the lock go (again: nothing); with ``remove_file`` the lock file goes too.
+
+        A waiter never ends up holding a removed file: on POSIX the file is removed while
+        still locked, and ``acquire_lock`` checks that the file it locked still has its name;
+        on Windows an open file cannot be removed, so it goes after it is closed, and stays
+        while another process has it open.
+        """
+        descriptor, self._descriptor = self._descriptor, None
+        if descriptor is None:
+            return
+        try:
+            if remove_file and sys.platform != "win32":
+                with contextlib.suppress(OSError):
+                    os.unlink(self.path)
+            _unlock(descriptor)
+        finally:
+            os.close(descriptor)
+        if remove_file and sys.platform == "win32":
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+
+
+def acquire_lock(
+    guard: str | os.PathLike[str],
+    wait_s: float = 0.0,
+    *,
+    busy: str = "another mdhearts command is using this file",
+    subject: str | os.PathLike[str] | None = None,
+) -> HeldLock:
+    """Take the lock on the lock file ``guard`` (made if needed), waiting up to ``wait_s``.
+
+    Raise LockBusyError (saying ``busy`` about ``subject``, default ``guard``) when another
+    process still holds it, OSError when the lock file cannot be made or opened.
+    """
+    deadline = time.monotonic() + wait_s
+    while True:
+        descriptor = os.open(guard, os.O_RDWR | os.O_CREAT | _O_BINARY, 0o666)
+        try:
+            while not _try_lock(descriptor):
+                if time.monotonic() >= deadline:
+                    subject_text = str(guard if subject is None else subject)
+                    raise LockBusyError(errno.EBUSY, busy, subject_text)
+                time.sleep(0.02)
+        except BaseException:
+            os.close(descriptor)
+            raise
+        if _still_named(descriptor, Path(guard)):
+            return HeldLock(descriptor, Path(guard))
+        # The holder before us removed the file we waited on: lock the one now named so.
+        _unlock(descriptor)
+        os.close(descriptor)
+
+
+def _still_named(descriptor: int, guard: Path) -> bool:
+    """Return whether the open lock file is still the file named ``guard``."""
+    try:
+        named = os.stat(guard)
+    except FileNotFoundError:
+        return False
+    held = os.fstat(descriptor)
+    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
+
+
+#: What a second table on the same user folders is told.
+ALREADY_RUNNING = "MDHearts is already running"
+
+
+def lock_user_folder(dirs: UserDirs) -> HeldLock:
+    """Hold the lock of the user folders for as long as the table runs, without waiting.
+
+    Taken before anything in the folders is written. Raise LockBusyError (``ALREADY_RUNNING``)
+    when another table holds it, OSError when the state folder or its lock file cannot be made.
+    """
+    dirs.state.mkdir(parents=True, exist_ok=True)
+    return acquire_lock(dirs.lock_file, busy=ALREADY_RUNNING, subject=dirs.state)
 
 
 def lock_path(path: str | os.PathLike[str]) -> Path:
@@ -480,58 +606,11 @@ def locked(path: str | os.PathLike[str], wait_s: float = LOCK_WAIT_S) -> Iterato
     cannot be made (e.g. the folder does not exist). The lock file is removed again when the
     lock is released, so none is left behind (a kill leaves one, which the next holder reuses).
     """
-    guard = lock_path(path)
-    deadline = time.monotonic() + wait_s
-    while True:
-        descriptor = os.open(guard, os.O_RDWR | os.O_CREAT | _O_BINARY, 0o666)
-        try:
-            while not _try_lock(descriptor):
-                if time.monotonic() >= deadline:
-                    raise LockBusyError(
-                        errno.EBUSY, "another mdhearts command is using this file", str(path)
-                    )
-                time.sleep(0.02)
-        except BaseException:
-            os.close(descriptor)
-            raise
-        if _still_named(descriptor, guard):
-            break
-        # The holder before us removed the file we waited on: lock the one now named so.
-        _unlock(descriptor)
-        os.close(descriptor)
+    held = acquire_lock(lock_path(path), wait_s, subject=path)
     try:
         yield
     finally:
-        _release(descriptor, guard)
-
-
-def _still_named(descriptor: int, guard: Path) -> bool:
-    """Return whether the open lock file is still the file named ``guard``."""
-    try:
-        named = os.stat(guard)
-    except FileNotFoundError:
-        return False
-    held = os.fstat(descriptor)
-    return (held.st_dev, held.st_ino) == (named.st_dev, named.st_ino)
-
-
-def _release(descriptor: int, guard: Path) -> None:
-    """Remove the lock file and release the lock.
-
-    On POSIX the file is removed while still locked, so a waiter that then gets the lock sees
-    that its file is gone and locks the new one; on Windows an open file cannot be removed, so
-    the file goes after it is closed, and stays while another process has it open.
-    """
-    try:
-        if sys.platform != "win32":
-            with contextlib.suppress(OSError):
-                os.unlink(guard)
-        _unlock(descriptor)
-    finally:
-        os.close(descriptor)
-    if sys.platform == "win32":
-        with contextlib.suppress(OSError):
-            os.unlink(guard)
+        held.release(remove_file=True)
 
 
 if sys.platform == "win32":

@@ -14,10 +14,12 @@ from pathlib import Path
 import pytest
 
 from core.files import (
+    ALREADY_RUNNING,
     FileContentError,
     LockBusyError,
     StrictJsonError,
     lock_path,
+    lock_user_folder,
     locked,
     parse_strict_json,
     read_regular_file,
@@ -232,3 +234,118 @@ def test_a_json_error_says_where_once(text: str, message: str) -> None:
     with pytest.raises(StrictJsonError) as caught:
         parse_strict_json(text)
     assert str(caught.value) == message
+
+
+# -- one table per user folder ------------------------------------------------------------------
+
+
+def test_the_user_folder_lock_refuses_a_second_holder_and_keeps_its_file(tmp_path: Path) -> None:
+    dirs, _ = user_dirs({"MDH_HOME": str(tmp_path)})
+    held = lock_user_folder(dirs)
+    try:
+        with pytest.raises(LockBusyError, match=ALREADY_RUNNING):
+            lock_user_folder(dirs)
+    finally:
+        held.release()
+    held.release()  # twice is harmless
+    assert dirs.lock_file.exists(), "the lock file stays: removing it could let two holders in"
+    lock_user_folder(dirs).release()
+
+
+#: Plain ``mdhearts``: the table.
+TABLE = [sys.executable, "-c", "import sys; from game.main import main; sys.exit(main([]))"]
+
+
+def _table_env(home: Path) -> dict[str, str]:
+    return {**os.environ, "MDH_HOME": str(home), "SDL_VIDEODRIVER": "dummy"}
+
+
+def _snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """Return every file under ``folder`` with its size and modification time."""
+    return {
+        str(path.relative_to(folder)): (path.stat().st_size, path.stat().st_mtime_ns)
+        for path in sorted(folder.rglob("*"))
+    }
+
+
+def _holds_lock(pid: int) -> bool:
+    """Return whether process ``pid`` holds a lock, without taking one (Linux's lock table)."""
+    with open("/proc/locks", encoding="ascii") as table:
+        return any(line.split()[1:2] == ["FLOCK"] and str(pid) in line.split() for line in table)
+
+
+def _wait_until_locked(table: subprocess.Popen[bytes]) -> None:
+    """Wait until the table process holds the user folder's lock (or, where the system does
+    not list locks, until it has run long enough to have refused to start)."""
+    deadline = time.monotonic() + 60
+    listed = os.path.exists("/proc/locks")
+    started = time.monotonic()
+    while not (_holds_lock(table.pid) if listed else time.monotonic() - started > 15):
+        assert table.poll() is None, f"the table ended with status {table.returncode}"
+        assert time.monotonic() < deadline, "the table never took its lock"
+        time.sleep(0.05)
+
+
+def test_a_second_table_on_the_same_folders_says_so_writes_nothing_and_ends(
+    tmp_path: Path,
+) -> None:
+    from game.table.main import ALREADY_RUNNING_STATUS
+
+    home = tmp_path / "home"
+    dirs, _ = user_dirs({"MDH_HOME": str(home)})
+    dirs.data.mkdir(parents=True)
+    dirs.statistics_file.write_text('{"version": 3, "hands_played": 7}\n', encoding="utf-8")
+    first = subprocess.Popen(TABLE, env=_table_env(home), stderr=subprocess.DEVNULL)
+    try:
+        _wait_until_locked(first)
+        before = _snapshot(home)
+        start = time.monotonic()
+        second = subprocess.run(
+            TABLE, env=_table_env(home), capture_output=True, text=True, timeout=30
+        )
+        took = time.monotonic() - start
+        assert second.returncode == ALREADY_RUNNING_STATUS, second.stderr
+        assert "MDHearts is already running" in second.stderr
+        assert took < 20, f"the second table took {took:.1f} s to end"
+        assert _snapshot(home) == before, "the second table wrote in the user folder"
+        assert first.poll() is None, "the first table goes on"
+        first.kill()  # kill -9: the system ends its lock with it, no stale lock is left
+        first.wait()
+        lock_user_folder(dirs).release()
+        third = subprocess.Popen(TABLE, env=_table_env(home), stderr=subprocess.DEVNULL)
+        try:
+            _wait_until_locked(third)  # a new table starts and holds the folder
+            with pytest.raises(LockBusyError):
+                lock_user_folder(dirs)
+        finally:
+            third.kill()
+            third.wait()
+    finally:
+        first.kill()
+        first.wait()
+
+
+def test_the_table_holds_the_lock_before_it_writes_and_tells_a_second_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.table import main as table_main
+    from game.table.main import ALREADY_RUNNING_STATUS
+
+    home = tmp_path / "home"
+    monkeypatch.setenv("MDH_HOME", str(home))
+    dirs, _ = user_dirs()
+    shown: list[list[str]] = []
+    monkeypatch.setattr(table_main, "show_briefly", lambda lines, *args: shown.append(lines))
+
+    def no_table(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("a second table opened")
+
+    monkeypatch.setattr(table_main, "App", no_table)
+    held = lock_user_folder(dirs)
+    try:
+        before = _snapshot(home)
+        assert table_main.main() == ALREADY_RUNNING_STATUS
+        assert _snapshot(home) == before
+        assert shown and "MDHearts is already running" in shown[0][0]
+    finally:
+        held.release()

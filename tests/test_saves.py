@@ -107,22 +107,27 @@ def test_a_bad_save_is_set_aside_with_a_message(tmp_path: Path, case: str) -> No
     assert load_game(path) == (None, None)
 
 
-def test_a_save_that_cannot_be_read_is_left_in_place(
+def test_a_save_that_cannot_be_read_is_set_aside_not_overwritten(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "current-game.json"
     write_atomically(path, _record_text())
+    original = path.read_bytes()
 
     def refuse(*args: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("game.table.store.saves.read_regular_file", refuse)
-    controller, message = load_game(path)
+    with monkeypatch.context() as patch:
+        patch.setattr("game.table.store.json_store.read_regular_file", refuse)
+        controller, message = load_game(path)
     assert controller is None
+    [moved] = tmp_path.glob("current-game.json.unreadable-*")
     assert message == (
-        "current-game.json could not be read (Permission denied); the saved game cannot be resumed"
+        f"current-game.json could not be read (Permission denied) and was moved to "
+        f"{moved.name}; the saved game cannot be resumed"
     )
-    assert path.exists() and list(tmp_path.glob("*.corrupt-*")) == []
+    write_atomically(path, _record_text())  # the next match is saved under the same name
+    assert moved.read_bytes() == original
 
 
 def test_discard_removes_the_save_and_ignores_a_missing_one(tmp_path: Path) -> None:

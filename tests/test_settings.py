@@ -137,8 +137,14 @@ def test_several_bad_fields_give_one_warning_each(tmp_path: Path) -> None:
     data.update(speed="warp", card_back="gold", volume=3, window_size=[1, 2])
     path = tmp_path / "settings.json"
     path.write_text(json.dumps(data), encoding="utf-8")
+    original = path.read_bytes()
     settings, warnings = load_settings(path)
-    assert len(warnings) == 4
+    assert len(warnings) == 5
+    assert warnings[-1] == (
+        "settings.json holds what this version does not use; the original is kept as "
+        "settings.json.backup"
+    )
+    assert (tmp_path / "settings.json.backup").read_bytes() == original
     assert any("'speed'" in warning and "warp" in warning for warning in warnings)
     assert any("'card_back'" in warning and "gold" in warning for warning in warnings)
     assert any("unknown setting 'volume'" in warning for warning in warnings)
@@ -236,20 +242,52 @@ def test_a_folder_in_place_of_the_file_is_set_aside(tmp_path: Path) -> None:
     assert not path.exists() and len(list(tmp_path.glob("settings.json.corrupt-*"))) == 1
 
 
-def test_a_file_that_cannot_be_read_is_left_in_place(
+def test_a_file_that_cannot_be_read_is_set_aside_not_overwritten(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "settings.json"
     save_settings(CUSTOM, path)
+    original = path.read_bytes()
 
     def refuse(*args: object) -> bytes:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(json_store, "read_regular_file", refuse)
-    settings, messages = load_settings(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(json_store, "read_regular_file", refuse)
+        settings, messages = load_settings(path)
     assert settings == Settings()
-    assert messages == ["settings.json could not be read (Permission denied); defaults are used"]
-    assert path.exists() and list(tmp_path.glob("*.corrupt-*")) == []
+    [moved] = tmp_path.glob("settings.json.unreadable-*")
+    assert messages == [
+        f"settings.json could not be read (Permission denied) and was moved to {moved.name}; "
+        "defaults are used"
+    ]
+    save_settings(settings, path)  # the table saves its settings when it closes
+    assert moved.read_bytes() == original, "the file that could not be read is not lost"
+
+
+def test_a_setting_this_version_does_not_know_is_kept_in_a_copy_said_once(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "settings.json"
+    data = {**CUSTOM.to_dict(), "theme": "night"}  # written by a newer version
+    path.write_text(json.dumps(data), encoding="utf-8")
+    original = path.read_bytes()
+    settings, warnings = load_settings(path)
+    assert settings == CUSTOM
+    assert warnings == [
+        "unknown setting 'theme' was ignored",
+        "settings.json holds what this version does not use; the original is kept as "
+        "settings.json.backup",
+    ]
+    assert load_settings(path)[1] == ["unknown setting 'theme' was ignored"], "said once"
+    save_settings(settings, path)
+    assert "theme" not in json.loads(path.read_text(encoding="utf-8"))
+    assert (tmp_path / "settings.json.backup").read_bytes() == original
+    assert load_settings(path) == (CUSTOM, [])
+    # Another original later gets a copy of its own; the first copy is never replaced.
+    path.write_text(json.dumps({**data, "theme": "day"}), encoding="utf-8")
+    assert load_settings(path)[1][-1].endswith("kept as settings.json.backup-2")
+    assert (tmp_path / "settings.json.backup").read_bytes() == original
 
 
 def test_set_aside_adds_a_number_when_the_name_is_taken(tmp_path: Path) -> None:

@@ -181,3 +181,51 @@ def test_a_failed_save_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.undo()
     assert load_statistics(path) == (SAMPLE, [])
     assert os.listdir(tmp_path) == ["statistics.json"]
+
+
+def test_a_newer_versions_file_is_kept_beside_it_before_it_is_rewritten(tmp_path: Path) -> None:
+    path = tmp_path / "statistics.json"
+    newer = {**SAMPLE.to_dict(), "version": 4, "hearts_taken": 31, "streaks": {"longest": 9}}
+    path.write_text(json.dumps(newer), encoding="utf-8")
+    original = path.read_bytes()
+    stats, warnings = load_statistics(path)
+    assert stats == SAMPLE
+    assert warnings[-1] == (
+        "statistics.json is from a newer version of MDHearts (version 4); the original is kept "
+        "as statistics.json.v4-backup"
+    )
+    save_statistics(stats.with_hand(3), path)  # one hand played
+    assert (tmp_path / "statistics.json.v4-backup").read_bytes() == original
+    stats, warnings = load_statistics(path)
+    assert stats.hands_played == SAMPLE.hands_played + 1 and warnings == []
+
+
+def test_a_newer_version_without_new_fields_is_kept_too(tmp_path: Path) -> None:
+    path = tmp_path / "statistics.json"
+    path.write_text(json.dumps({**SAMPLE.to_dict(), "version": 9}), encoding="utf-8")
+    warnings = load_statistics(path)[1]
+    assert any(warning.endswith("kept as statistics.json.v9-backup") for warning in warnings)
+    assert load_statistics(path)[1] == ["statistics version 9 was read as 3"], "said once"
+
+
+def test_statistics_that_cannot_be_read_are_set_aside_not_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "statistics.json"
+    save_statistics(SAMPLE, path)
+    original = path.read_bytes()
+
+    def refuse(*args: object) -> bytes:
+        raise PermissionError(13, "Permission denied")
+
+    with monkeypatch.context() as patch:
+        patch.setattr("game.table.store.json_store.read_regular_file", refuse)
+        stats, messages = load_statistics(path)
+    assert stats == Statistics()
+    [moved] = tmp_path.glob("statistics.json.unreadable-*")
+    assert messages == [
+        f"statistics.json could not be read (Permission denied) and was moved to {moved.name}; "
+        "the statistics start from zero"
+    ]
+    save_statistics(stats.with_hand(3), path)
+    assert moved.read_bytes() == original

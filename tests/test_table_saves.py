@@ -15,6 +15,7 @@ from core.controller import Controller
 from core.record import dumps_record, loads_record
 from game.table.scenes.table import TableScene
 from game.table.scenes.title import TitleScene
+from game.table.store.review_file import load_reviews
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 
@@ -203,3 +204,39 @@ def test_a_new_card_back_shows_at_every_seat(drivers: MakeDriver) -> None:
     app.change_settings(app.settings.with_changes(card_back=new_back))
     after = back_colours()
     assert all(after[side] != before[side] for side in before), (before, after)
+
+
+# -- files of a newer version -------------------------------------------------------------------
+
+
+def test_a_newer_statistics_file_is_kept_and_the_table_says_so_once(
+    home: Path, drivers: MakeDriver
+) -> None:
+    dirs = make_dirs(home)
+    dirs.data.mkdir(parents=True)
+    newer = {"version": 4, "hands_played": 5, "hearts_taken": 31}
+    dirs.statistics_file.write_text(json.dumps(newer), encoding="utf-8")
+    original = dirs.statistics_file.read_bytes()
+    driver = drivers()
+    backup = dirs.data / "statistics.json.v4-backup"
+    assert f"the original is kept as {backup.name}" in toasts(driver)
+    assert backup.read_bytes() == original
+    driver.app.change_stats(driver.app.stats.with_hand(3))  # a hand is counted
+    driver.close()
+    assert json.loads(dirs.statistics_file.read_text(encoding="utf-8"))["hands_played"] == 6
+    assert backup.read_bytes() == original
+    assert "kept as" not in toasts(drivers())
+
+
+def test_a_newer_reviews_file_is_kept_beside_it(tmp_path: Path) -> None:
+    controller = Controller()
+    assert controller.new_match(seed=5).ok
+    path = tmp_path / "current-game-reviews.json"
+    path.write_text(json.dumps({"format": "mdhearts-reviews", "version": 2}), encoding="utf-8")
+    reviews, message = load_reviews(path, controller, [])
+    assert reviews == {}
+    assert message == (
+        "current-game-reviews.json is from a newer version of MDHearts (version 2); the "
+        "original is kept as current-game-reviews.json.v2-backup"
+    )
+    assert (tmp_path / "current-game-reviews.json.v2-backup").read_bytes() == path.read_bytes()

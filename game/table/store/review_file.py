@@ -3,8 +3,9 @@
 The file is versioned JSON: the match it belongs to (a fingerprint of its seed and first deal)
 and every review, each decision in full (cards in their text form). Reading never raises for
 what the file holds: a file that is not a JSON object is set aside with a message; a file of
-another match, or a review that does not fit the match (a hand not finished, a bad card), is
-left out quietly: the coach computes it again.
+a newer version is copied beside it first (``load_json_file``); a file of another match, or a
+review that does not fit the match (a hand not finished, a bad card), is left out quietly: the
+coach computes it again.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from core.cards import card_text, mask_texts, parse_card
 from core.controller import Controller
 from core.errors import HeartsError
 from game.table.session import ReviewKey
-from game.table.store.json_store import json_text, read_json_object
+from game.table.store.json_store import json_text, load_json_file
 
 REVIEWS_FORMAT = "mdhearts-reviews"
 REVIEWS_VERSION = 1
@@ -143,17 +144,35 @@ def load_reviews(
     path: str | os.PathLike[str], controller: Controller, finished: list[int]
 ) -> tuple[dict[ReviewKey, Review], str | None]:
     """Return the reviews kept for the controller's match (of its ``finished`` hands) and a
-    message when the file was set aside. Never raises for what the file holds."""
-    data, message = read_json_object(path, MAX_REVIEWS_BYTES, fallback=RECOMPUTED)
-    if data is None:
-        return {}, message
+    message when the file was set aside, or copied beside it because it is of a newer version.
+    Never raises for what the file holds."""
+
+    def build(data: dict[str, Any]) -> tuple[dict[ReviewKey, Review], list[str]]:
+        return _matching_reviews(data, controller, finished), []
+
+    none: dict[ReviewKey, Review] = {}
+    reviews, messages = load_json_file(
+        path,
+        build,
+        none,
+        max_bytes=MAX_REVIEWS_BYTES,
+        fallback=RECOMPUTED,
+        version=REVIEWS_VERSION,
+    )
+    return reviews, "; ".join(messages) or None
+
+
+def _matching_reviews(
+    data: dict[str, Any], controller: Controller, finished: list[int]
+) -> dict[ReviewKey, Review]:
+    """Return the reviews in the file's ``data`` that fit the controller's match."""
     if (
         data.get("format") != REVIEWS_FORMAT
         or data.get("version") != REVIEWS_VERSION
         or data.get("match") != match_fingerprint(controller)
         or not isinstance(data.get("reviews"), list)
     ):
-        return {}, None
+        return {}
     reviews: dict[ReviewKey, Review] = {}
     hands = set(finished)
     for item in data["reviews"]:
@@ -162,4 +181,4 @@ def load_reviews(
         except (ReviewFileError, HeartsError, ValueError, TypeError):
             continue
         reviews[key] = review
-    return reviews, None
+    return reviews

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.controller import Controller
-from core.files import FileContentError, read_regular_file, sync_to_disk, write_atomically
+from core.files import FileContentError, sync_to_disk, write_atomically
 from core.record import MAX_RECORD_BYTES, loads_record
-from game.table.store.json_store import reason_of, report_unreadable
+from game.table.store.json_store import read_owned_file, report_unreadable
 
 #: What the player is told instead of resuming, after a load message.
 NOT_RESUMED = "the saved game cannot be resumed"
@@ -39,17 +39,16 @@ def load_game(
     ``(controller, None)`` or ``(None, message)``, the message ending with ``fallback``.
 
     No file gives ``(None, None)``. A file that is not a valid record (bad JSON, foreign,
-    tampered, unknown version, too large) is set aside; one that cannot be read is left.
+    tampered, unknown version, too large) or cannot be read (no permission...) is set aside,
+    so the next save does not replace it.
     """
     target = Path(path)
     try:
-        raw = read_regular_file(target, MAX_RECORD_BYTES)
+        raw = read_owned_file(target, MAX_RECORD_BYTES, fallback)
     except FileNotFoundError:
         return None, None
     except FileContentError as error:
-        return None, report_unreadable(target, str(error), fallback)
-    except OSError as error:
-        return None, f"{target.name} could not be read ({reason_of(error)}); {fallback}"
+        return None, str(error)
     try:
         return loads_record(raw), None
     except (ValueError, RecursionError) as error:

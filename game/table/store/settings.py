@@ -16,7 +16,7 @@ from typing import Any
 
 from core.files import short_repr
 from core.rules import RuleSet
-from game.table.store.json_store import kind_of, read_json_object, write_json_atomically
+from game.table.store.json_store import kind_of, load_json_file, write_json_atomically
 
 SPEEDS = ("slow", "normal", "fast", "instant")
 DIFFICULTIES = ("easy", "normal", "hard")
@@ -213,14 +213,10 @@ def load_settings(path: str | os.PathLike[str]) -> tuple[Settings, list[str]]:
     """Load settings from ``path``; return them and the warnings to show. Never raises.
 
     No file gives the defaults without a warning; a file that is not a JSON object is set
-    aside and gives the defaults with one message.
+    aside and gives the defaults with one message. A file holding a setting this version does
+    not use is first copied beside it (``load_json_file``), since the next save leaves it out.
     """
-    data, message = read_json_object(path, fallback="defaults are used")
-    if message is not None:
-        return Settings(), [message]
-    if data is None:
-        return Settings(), []
-    return Settings.from_dict(data)
+    return load_json_file(path, Settings.from_dict, Settings(), fallback="defaults are used")
 
 
 def save_settings(settings: Settings, path: str | os.PathLike[str]) -> None:

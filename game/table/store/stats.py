@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from core.files import short_repr
-from game.table.store.json_store import kind_of, read_json_object, write_json_atomically
+from game.table.store.json_store import kind_of, load_json_file, write_json_atomically
 from game.table.store.settings import DIFFICULTIES
 
 #: Largest magnitude of any statistic; keeps a hand-edited file from holding absurd numbers.
@@ -411,14 +411,16 @@ def load_statistics(path: str | os.PathLike[str]) -> tuple[Statistics, list[str]
     """Load statistics from ``path``; return them and the warnings to show. Never raises.
 
     No file gives zeros without a warning; a file that is not a JSON object is set aside and
-    gives zeros with one message.
+    gives zeros with one message. A file of a newer version, or with a field this version does
+    not use, is first copied beside it (``load_json_file``), since the next save leaves it out.
     """
-    data, message = read_json_object(path, fallback="the statistics start from zero")
-    if message is not None:
-        return Statistics(), [message]
-    if data is None:
-        return Statistics(), []
-    return Statistics.from_dict(data)
+    return load_json_file(
+        path,
+        Statistics.from_dict,
+        Statistics(),
+        fallback="the statistics start from zero",
+        version=VERSION,
+    )
 
 
 def save_statistics(stats: Statistics, path: str | os.PathLike[str]) -> None:
