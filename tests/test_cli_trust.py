@@ -228,3 +228,25 @@ def test_no_command_leaves_a_lock_file_behind(
     assert cli(state, capsys, "status")[0] == 0
     assert cli(state, capsys, "play", "QS")[0] == 1  # refused: still the pass
     assert sorted(path.name for path in state.parent.iterdir()) == ["s.json"]
+
+
+def test_a_state_file_that_cannot_be_read_is_reported_and_never_replaced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = tmp_path / "s.json"
+    assert cli(state, capsys, "new", "--seed", "1")[0] == 0
+    before = state.read_bytes()
+
+    def denied(path: object, max_bytes: int) -> bytes:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    # The machine runs the tests as root, who may read anything: fake the refusal.
+    monkeypatch.setattr("core.record.read_regular_file", denied)
+    monkeypatch.setattr("game.terminal.state_file.read_regular_file", denied)
+    for command in (["status"], ["play", "2C"], ["new", "--seed", "2"]):
+        code, _, err = cli(state, capsys, *command)
+        assert code == 1 and "Permission denied" in err, (command, err)
+        assert state.read_bytes() == before
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name != "telemetry") == [
+        "s.json"
+    ]
