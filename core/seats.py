@@ -69,18 +69,8 @@ class Seat:
                 raise SeatError("an engine seat needs a command: engine:COMMAND")
             return cls(ENGINE, command=rest.strip())
         if colon and prefix == BOT:
-            name, at, think = rest.partition("@")
-            if not _BOT_NAME.fullmatch(name):
-                raise SeatError(
-                    f"bad bot name {_short(name)} in {_short(text)}: "
-                    "use bot:NAME with a lowercase name such as bot:hard"
-                )
-            if not at:
-                return cls(BOT, name)
-            matched = _THINK.fullmatch(think)
-            if matched is None:
-                raise SeatError(f"bad think time in {_short(text)}: write it as bot:{name}@250ms")
-            return cls(BOT, name, int(matched.group(1)))
+            name, think_ms = _split_bot_name(rest, text, BOT + ":")
+            return cls(BOT, name, think_ms)
         raise SeatError(
             f"unknown seat {_short(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
             "or engine:COMMAND)"
@@ -118,6 +108,41 @@ class Seat:
         """
         name = self.bot or default
         return f"{name}@{self.think_ms}ms" if self.think_ms is not None else name
+
+
+def split_bot_name(text: str) -> tuple[str, int | None]:
+    """Split a bot's registry name, ``NAME`` or ``NAME@MSms``, into the name and its think time.
+
+    The one grammar of a bot name and think time, for seats and the bot registry alike: the
+    name is lowercase, the think time a whole number of milliseconds from 1 to 9999999 written
+    with ASCII digits and no leading zero. Raises SeatError saying what is wrong.
+
+    >>> split_bot_name("hard@250ms")
+    ('hard', 250)
+    >>> split_bot_name("hard")
+    ('hard', None)
+    >>> split_bot_name("hard@0250ms")
+    Traceback (most recent call last):
+    ...
+    core.seats.SeatError: bad think time in 'hard@0250ms': write it as hard@250ms
+    """
+    return _split_bot_name(text, text, "")
+
+
+def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int | None]:
+    """Split ``name_text`` (found in ``whole``); messages show names with ``prefix``."""
+    name, at, think = name_text.partition("@")
+    if not _BOT_NAME.fullmatch(name):
+        raise SeatError(
+            f"bad bot name {_short(name)} in {_short(whole)}: "
+            f"use {prefix}NAME with a lowercase name such as {prefix}hard"
+        )
+    if not at:
+        return name, None
+    matched = _THINK.fullmatch(think)
+    if matched is None:
+        raise SeatError(f"bad think time in {_short(whole)}: write it as {prefix}{name}@250ms")
+    return name, int(matched.group(1))
 
 
 HUMAN_SEAT = Seat(HUMAN)
