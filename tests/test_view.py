@@ -251,7 +251,7 @@ INCONSISTENT: list[tuple[str, dict[str, Any], str]] = [
     (
         "observer does not follow suit",
         _view(_without(HAND, "2C", "8S"), [(0, "2C AC KC QC"), (1, "2D 3D 4D 8S"), (3, "")]),
-        "trick 2: seat 0 cannot play 8S: it must follow suit with a diamond",
+        "trick 2: seat 0 cannot play 8S: must follow suit: play a diamond",
     ),
     (
         "observer leads a heart before hearts are broken",
