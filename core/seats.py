@@ -145,8 +145,9 @@ def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int |
     return name, int(matched.group(1))
 
 
-HUMAN_SEAT = Seat(HUMAN)
-DEFAULT_SEATS = (HUMAN_SEAT, Seat(BOT), Seat(BOT), Seat(BOT))
+#: A person at this program as a seat's player (a Seat, not a seat number).
+HUMAN_PLAYER = Seat(HUMAN)
+DEFAULT_SEATS = (HUMAN_PLAYER, Seat(BOT), Seat(BOT), Seat(BOT))
 
 
 def parse_seats(texts: Iterable[object]) -> tuple[Seat, Seat, Seat, Seat]:
