@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.errors import HeartsError
+from core.text import short_repr
 
 HUMAN = "human"
 BOT = "bot"
@@ -58,7 +59,7 @@ class Seat:
         if isinstance(text, Seat):
             return text
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_SEAT_TEXT:
-            raise SeatError(f"a seat must be a short text, got {_short(text)}")
+            raise SeatError(f"a seat must be a short text, got {short_repr(text)}")
         if text == HUMAN:
             return cls(HUMAN)
         if text == BOT:
@@ -72,7 +73,7 @@ class Seat:
             name, think_ms = _split_bot_name(rest, text, BOT + ":")
             return cls(BOT, name, think_ms)
         raise SeatError(
-            f"unknown seat {_short(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
+            f"unknown seat {short_repr(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
             "or engine:COMMAND)"
         )
 
@@ -134,14 +135,14 @@ def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int |
     name, at, think = name_text.partition("@")
     if not _BOT_NAME.fullmatch(name):
         raise SeatError(
-            f"bad bot name {_short(name)} in {_short(whole)}: "
+            f"bad bot name {short_repr(name)} in {short_repr(whole)}: "
             f"use {prefix}NAME with a lowercase name such as {prefix}hard"
         )
     if not at:
         return name, None
     matched = _THINK.fullmatch(think)
     if matched is None:
-        raise SeatError(f"bad think time in {_short(whole)}: write it as {prefix}{name}@250ms")
+        raise SeatError(f"bad think time in {short_repr(whole)}: write it as {prefix}{name}@250ms")
     return name, int(matched.group(1))
 
 
@@ -172,8 +173,3 @@ def seat_texts(seats: Iterable[Seat]) -> tuple[str, ...]:
 def engine_seats(seats: Iterable[Seat]) -> dict[int, Seat]:
     """Return the seats played by external programs, keyed by seat number."""
     return {number: seat for number, seat in enumerate(seats) if seat.is_engine}
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -37,6 +37,7 @@ from core.kernel import legal_mask
 from core.observation import Observation, TrickView
 from core.rules import PASS_OFFSETS, RuleSet, pass_receiver
 from core.scoring import HandScore, score_hand
+from core.text import describe_value
 
 #: The fields of a view; ``seat``, ``hand`` and ``direction`` are required.
 VIEW_FIELDS = ("seat", "hand", "direction", "passed", "received", "tricks", "scores", "rules")
@@ -49,25 +50,6 @@ PASS_SIZE = 3
 
 class ViewError(HeartsError):
     """A view is malformed or describes a position that cannot happen; the message says why."""
-
-
-def describe_value(value: object) -> str:
-    """Return a short description of a JSON value for an error message (never a long one)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if len(text) <= 24 else text[:20] + "..."
-    if isinstance(value, str):
-        text = repr(value)
-        return text if len(text) <= 24 else text[:20] + "...'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
 
 
 # -- parsing ----------------------------------------------------------------------------------

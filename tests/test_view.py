@@ -177,7 +177,7 @@ PASSING = {"direction": "left", "passed": ["AH", "KH", "QH"], "received": ["AS",
 AFTER_PASS = "2C 3C 4C 5D 6D 7D 8S 9S TS JH AS KS QS"
 
 INCONSISTENT: list[tuple[str, dict[str, Any], str]] = [
-    ("not an object", [], "expected a JSON object, got a list"),  # type: ignore[list-item]
+    ("not an object", [], "expected a JSON object, got an empty list"),  # type: ignore[list-item]
     ("unknown field", _view(HAND, [(0, "")], recieved=[]), "unknown field 'recieved'"),
     ("missing seat", {"hand": [], "direction": "hold"}, "missing field 'seat'"),
     ("bad seat", _view(HAND, [(0, "")], seat=4), "seat must be a whole number from 0 to 3"),

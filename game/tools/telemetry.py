@@ -15,6 +15,7 @@ from typing import NoReturn
 
 from ai.telemetry import ExportSummary, export_telemetry, telemetry_dir_from_env
 from core.files import open_atomically
+from core.text import os_reason
 from game.streams import silence_stdout
 
 PROG = "mdhearts telemetry"
@@ -105,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         silence_stdout()
         return EXIT_OK
     except OSError as error:
-        reason = getattr(error, "strerror", None) or str(error)
+        reason = os_reason(error)
         where = f": {error.filename}" if getattr(error, "filename", None) else ""
         sys.stderr.write(f"{PROG}: error: cannot export{where}: {reason}\n")
         return EXIT_FAILED

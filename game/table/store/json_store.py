@@ -21,6 +21,7 @@ from core.files import (
     set_aside,
     write_atomically,
 )
+from core.text import os_reason
 
 #: Largest settings or statistics file that is read; larger ones are set aside unread.
 DEFAULT_MAX_BYTES = 1 << 20
@@ -107,4 +108,4 @@ def kind_of(value: object) -> str:
 
 def reason_of(error: OSError) -> str:
     """Return the short reason of an OSError, e.g. ``Permission denied``."""
-    return error.strerror or str(error)
+    return os_reason(error)
