@@ -33,8 +33,7 @@ from ai.easy import EasyBot
 from core.cards import card_text, has_card, mask_texts, parse_card, parse_cards
 from core.errors import CardError
 from core.observation import Observation
-from core.text import describe_value, os_reason
-from core.view import view_from_observation
+from core.view import describe_value, view_from_observation
 
 #: A seat kind played by an external program is this prefix and the program's command line.
 ENGINE_PREFIX = "engine:"
@@ -413,7 +412,7 @@ class ExternalEngineBot:
                 **_own_group_options(),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
-            reason = os_reason(error)
+            reason = getattr(error, "strerror", None) or str(error)
             raise _Misbehaviour(f"could not start: {reason}", restart=False, kind="crash") from None
         assert process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()

@@ -37,7 +37,7 @@ from core.kernel import legal_mask
 from core.observation import Observation, TrickView
 from core.rules import PASS_OFFSETS, RuleSet, pass_receiver
 from core.scoring import HandScore, score_hand
-from core.text import describe_value
+from core.text import describe_value as describe_value  # ai.external finds it here
 
 #: The fields of a view; ``seat``, ``hand`` and ``direction`` are required.
 VIEW_FIELDS = ("seat", "hand", "direction", "passed", "received", "tricks", "scores", "rules")
