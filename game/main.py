@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from game.programs import exit_status
 from game.version import VERSION
 
 #: A program's entry: its own arguments in, its exit status out.
@@ -147,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         program, args = choose(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as stop:
-        return stop.code if isinstance(stop.code, int) else 0
+        return exit_status(stop)
     return program(args)
 
 

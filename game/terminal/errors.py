@@ -5,8 +5,11 @@ from __future__ import annotations
 from core import events as ev
 from core.controller import Result
 from core.text import os_reason
+from game.programs import EXIT_FAILED as EXIT_FAILED
+from game.programs import EXIT_INTERNAL as EXIT_INTERNAL
+from game.programs import EXIT_OK as EXIT_OK
+from game.programs import EXIT_USAGE as EXIT_USAGE
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 PROG = "mdhearts cli"
 
 

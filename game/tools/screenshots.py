@@ -9,13 +9,15 @@ match replayed.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from game.programs import Parser, guarded
+
+PROG = "mdhearts screenshots"
 DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160", "1024x1280")
 
 
@@ -133,9 +135,11 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Take the screenshots and print where they are."""
-    parser = argparse.ArgumentParser(
-        prog="mdhearts screenshots", description="Save pictures of the table at window sizes."
-    )
+    return guarded(PROG, lambda: _run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parser = Parser(prog=PROG, description="Save pictures of the table at window sizes.")
     parser.add_argument("--out", default="docs/screenshots", help="folder for the PNG files")
     parser.add_argument(
         "--sizes", default=",".join(DEFAULT_SIZES), help="comma-separated WIDTHxHEIGHT list"

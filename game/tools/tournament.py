@@ -12,11 +12,14 @@ from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
 from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
 from core.record import write_atomically
+from game.programs import Parser, guarded
+
+PROG = "mdhearts tournament"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mdhearts tournament",
+    parser = Parser(
+        prog=PROG,
         description="Duplicate deals, each played once per rotation of the four seats.",
     )
     parser.add_argument(
@@ -47,11 +50,11 @@ def report(summaries: Sequence[BotSummary]) -> str:
 
 def main(argv: Sequence[str]) -> int:
     """Run a tournament from command-line arguments; return the exit code."""
-    parser = _parser()
-    try:
-        args = parser.parse_args(list(argv))
-    except SystemExit as stop:
-        return int(stop.code or 0)
+    return guarded(PROG, lambda: _run(list(argv)))
+
+
+def _run(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
     lineup = [name.strip() for name in args.seats.split(",")]
     problems = []
     if len(lineup) != 4:
