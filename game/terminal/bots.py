@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from ai.autoplay import BotError, play_bots
 from ai.bot import Bot, Budget, close_bot
@@ -67,11 +67,11 @@ class RunnerBot:
         self, observation: Observation, budget: Budget | None = None
     ) -> tuple[int, int, int]:
         """Return the runner's pass for this seat."""
-        return self._decide(observation)
+        return cast(tuple[int, int, int], self._decide(observation))
 
     def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
         """Return the runner's card for this seat."""
-        return self._decide(observation)
+        return cast(int, self._decide(observation))
 
 
 _shared_worker: BotWorker | None = None

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
 from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
-from core.record import write_atomically
+from core.files import write_atomically
 from game.programs import Parser, guarded
 
 PROG = "mdhearts tournament"
