@@ -60,7 +60,7 @@ from core.cards import (
 )
 from core.observation import Observation
 from core.rules import MOON_POINTS, pass_receiver
-from core.scoring import match_winner
+from core.scoring import moon_subtracts
 
 #: Rollouts per deal and candidate card in play (more deals beat more rollouts per deal).
 ROLLOUTS = 1
@@ -100,19 +100,11 @@ UNTIMED_SAMPLES = 2000
 def moon_shifts(observation: Observation) -> tuple[int, int, int, int]:
     """Return, per moon shooter, what to add to every seat's points to turn ``add`` scoring into
     the rules' moon scoring (``subtract`` takes 26 from everyone, relative to ``add``)."""
-    rules = observation.rules
-    if rules.moon == "add":
-        return (0, 0, 0, 0)
-    if rules.moon == "subtract":
-        return (-MOON_POINTS,) * 4
     shifts = []
     for shooter in range(4):
-        after_add = [
-            total + (0 if seat == shooter else MOON_POINTS)
-            for seat, total in enumerate(observation.scores)
-        ]
-        winner = match_winner(after_add, rules.end_score)
-        shifts.append(-MOON_POINTS if winner is not None and winner != shooter else 0)
+        added = [0 if seat == shooter else MOON_POINTS for seat in range(4)]
+        subtracts = moon_subtracts(observation.rules, observation.scores, added, shooter)
+        shifts.append(-MOON_POINTS if subtracts else 0)
     return shifts[0], shifts[1], shifts[2], shifts[3]
 
 

@@ -20,7 +20,7 @@ from core.cards import (
     has_card,
     suit_of,
 )
-from core.deductions import breaks_hearts, revealed_by_play
+from core.deductions import revealed_by_play
 from core.kernel import trick_points
 from core.observation import Observation
 from core.rules import pass_receiver
@@ -109,7 +109,7 @@ def read_knowledge(observation: Observation) -> Knowledge:
                 voids[player] |= excluded_groups(exclusion.mask)
             if position == 0:
                 led = suit_of(card)
-            hearts_broken = hearts_broken or breaks_hearts(card, rules)
+            hearts_broken = hearts_broken or rules.breaks_hearts(card)
         winner = trick.winner()
         if winner is not None:
             for card in trick.cards:

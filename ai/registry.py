@@ -11,7 +11,7 @@ from ai.easy import EasyBot
 from ai.external import ENGINE_PREFIX, make_engine_bot, split_command
 from ai.hard import HardBot
 from ai.normal import NormalBot
-from core.seats import Seat
+from core.seats import Seat, split_bot_name
 
 BotFactory = Callable[[int | None], Bot]
 
@@ -36,22 +36,14 @@ def _ismcts(seed: int | None) -> Bot:
         raise ValueError(f"the ismcts bot is not available: {error}") from None
 
 
-#: Separates a bot name from its think time, as in ``hard@250ms``.
-THINK_SUFFIX = "@"
-
-
 def split_think_time(name: str) -> tuple[str, float | None]:
     """Split ``NAME@MSms`` into the name and its think time in ms (None when not given).
 
-    Raises ValueError for a malformed or non-positive time.
+    The grammar is the seats' (``core.seats.split_bot_name``). Raises ValueError (a SeatError)
+    for a malformed name or think time.
     """
-    base, at, suffix = name.partition(THINK_SUFFIX)
-    if not at:
-        return name, None
-    digits = suffix.removesuffix("ms")
-    if suffix == digits or not digits.isdigit() or int(digits) < 1:
-        raise ValueError(f"bad think time in {name!r}: write it as {base}@250ms")
-    return base, float(digits)
+    base, think_ms = split_bot_name(name)
+    return base, None if think_ms is None else float(think_ms)
 
 
 def is_registered(name: str) -> bool:

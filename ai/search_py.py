@@ -78,10 +78,11 @@ from core.cards import QUEEN_OF_SPADES as _QUEEN_OF_SPADES
 from core.cards import SUIT_MASKS as _SUIT
 from core.kernel_py import MASK64 as _MASK64
 from core.kernel_py import TWO_OF_CLUBS_MASK as _TWO_OF_CLUBS
-from core.kernel_py import legal_mask, next_random, trick_points
+from core.kernel_py import legal_mask, next_random
 from core.rules import FLAG_JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS_FLAG
 from core.rules import FLAG_NO_TRICKS_BONUS as _NO_TRICKS_BONUS
 from core.rules import FLAG_QUEEN_BREAKS_HEARTS as _QUEEN_BREAKS_HEARTS
+from core.scoring import add_scored
 
 _SPADES = _SUIT[2]
 _QUEEN_BIT = 1 << _QUEEN_OF_SPADES
@@ -378,19 +379,7 @@ def _settled(pos: _Pos, flags: int) -> bool:
 
 
 def _score(pos: _Pos, flags: int) -> tuple[list[int], int]:
-    taken = pos.taken
-    points = [trick_points(taken[seat], flags) for seat in range(4)]
-    shooter = -1
-    for seat in range(4):
-        if taken[seat] & _POINT_CARDS == _POINT_CARDS:
-            shooter = seat
-            for other in range(4):
-                points[other] += -26 if other == seat else 26
-    if shooter < 0 and flags & _NO_TRICKS_BONUS:
-        for seat in range(4):
-            if not taken[seat]:
-                points[seat] -= 5
-    return points, shooter
+    return add_scored(pos.taken, pos.taken, flags)
 
 
 def _lead(hand: int, legal: int) -> int:

@@ -30,6 +30,7 @@ from core.files import (
     parse_strict_json,
     user_dirs,
 )
+from core.text import os_reason
 
 TELEMETRY_ENV = "MDH_TELEMETRY"
 TELEMETRY_DIR_ENV = "MDH_TELEMETRY_DIR"
@@ -159,7 +160,7 @@ class TelemetryLog:
                 self.rotate()
         except (OSError, ValueError) as error:
             self.enabled = False
-            reason = getattr(error, "strerror", None) or str(error)
+            reason = os_reason(error)
             self.warn(f"telemetry is off for this session: cannot write {self.path}: {reason}")
             return
         self.records += 1

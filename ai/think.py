@@ -14,7 +14,6 @@ process, both behind the ``BotRunner`` protocol.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import numbers
@@ -317,39 +316,20 @@ def settle(
 # -- building bots ----------------------------------------------------------------------------
 
 
-def _is_factory_spec(name: str) -> bool:
-    module, _, factory = name.partition(":")
-    return (
-        not name.startswith(ENGINE_PREFIX)
-        and bool(module and factory)
-        and all(part.isidentifier() for part in [*module.split("."), factory])
-    )
-
-
 def is_bot_spec(name: str) -> bool:
     """Return whether ``name`` may name a bot.
 
-    That is a registry name (with an optional ``@MSms`` think time), ``engine:COMMAND``, or a
-    ``module:factory`` spec (for tests).
+    That is a registry name (with an optional ``@MSms`` think time) or ``engine:COMMAND``.
     """
-    return is_registered(name) or name.startswith(ENGINE_PREFIX) or _is_factory_spec(name)
+    return is_registered(name) or name.startswith(ENGINE_PREFIX)
 
 
 def build_bot(name: str, seed: int | None, moon_gates: Mapping[str, float]) -> Bot:
     """Return a new bot from a bot name (see ``is_bot_spec``), with the moon gates.
 
-    A ``module:factory`` spec names a callable taking a seed; it lets tests and tools run bots
-    that are not registered (the worker process cannot see registrations made at run time).
     Raises ValueError for a name that gives no bot.
     """
-    if _is_factory_spec(name):
-        module, _, factory = name.partition(":")
-        try:
-            bot = cast(Bot, getattr(importlib.import_module(module), factory)(seed))
-        except Exception as error:  # any failure to import or build is a bad name
-            raise ValueError(f"cannot build bot {name!r}: {error}") from None
-    else:
-        bot = make_bot(name, seed)
+    bot = make_bot(name, seed)
     apply_moon_gates(bot, moon_gates)
     return bot
 

@@ -17,12 +17,11 @@ import os
 import signal
 import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ai.autoplay import play_bots
+from ai.autoplay import play_bots, play_hand_bots
 from ai.bot import Bot, close_bot
 from ai.deal_journal import DealJournal, JournalError
 from ai.external import EngineTally, ExternalEngineBot
@@ -52,19 +51,7 @@ def play_hand(
     """Play one hand with one bot per seat; every bot sees only its own observation."""
     hand = HandState.new(rules, direction, deal)
     times: list[list[float]] = [[], [], [], []]
-    while hand.phase == "pass":
-        for seat in hand.seats_to_pass:
-            start = time.perf_counter()
-            cards = bots[seat].choose_pass(hand.observation(seat, scores))
-            times[seat].append((time.perf_counter() - start) * 1000)
-            hand.submit_pass(seat, cards)
-    while hand.phase == "play":
-        turn = hand.turn
-        assert turn is not None
-        start = time.perf_counter()
-        card = bots[turn].choose_play(hand.observation(turn, scores))
-        times[turn].append((time.perf_counter() - start) * 1000)
-        hand.play(turn, card)
+    play_hand_bots(hand, dict(enumerate(bots)), scores, lambda seat, ms: times[seat].append(ms))
     return HandOutcome(hand.score(scores), times)
 
 

@@ -134,7 +134,7 @@ def play_positions(
         bots = [make_bot(lineup, seed + 4 * number + seat) for seat in range(4)]
         for bot in bots:
             if hasattr(bot, "max_samples"):
-                bot.max_samples = PLAYER_SAMPLES  # type: ignore[attr-defined]
+                bot.max_samples = PLAYER_SAMPLES
         hand = HandState.new(rules, rules.direction_of_hand(number), deal_for(seed, number))
         views = []
         try:

@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Sequence
 
+from ai.autoplay import BotError, play_bots
+from ai.bot import Bot
 from ai.registry import make_bot
 from ai.tournament import run_tournament
 from bench import machine_info
@@ -49,6 +52,25 @@ def check_hand_end(controller: Controller) -> None:
         raise InvariantError("totals are not the sum of the hands")
 
 
+def play_checked_hand(controller: Controller, bots: Sequence[Bot]) -> int:
+    """Let the bots play the current hand, every card checked after every move; return the moves.
+
+    A move the rules refuse raises InvariantError, as a broken invariant does.
+    """
+    moves = 0
+
+    def checked(seat: int, elapsed_ms: float) -> None:
+        nonlocal moves
+        moves += 1
+        check_position(controller)
+
+    try:
+        play_bots(controller, dict(enumerate(bots)), checked)
+    except BotError as error:
+        raise InvariantError(str(error)) from None
+    return moves
+
+
 def play_checked_hands(lineup: list[str], hands: int, seed: int) -> tuple[int, int]:
     """Play bot-only matches until ``hands`` hands are done; return (hands, actions)."""
     rng = random.Random(seed)
@@ -62,19 +84,7 @@ def play_checked_hands(lineup: list[str], hands: int, seed: int) -> tuple[int, i
                 if not controller.next_hand().ok:
                     raise InvariantError("the next hand could not be dealt")
                 continue
-            for seat in controller.seats_to_act:
-                observation = controller.observation(seat)
-                if controller.phase == "pass":
-                    result = controller.submit_pass(seat, bots[seat].choose_pass(observation))
-                else:
-                    card = bots[seat].choose_play(observation)
-                    if card not in controller.legal_cards(seat):
-                        raise InvariantError(f"{lineup[seat]} chose an illegal card")
-                    result = controller.play_card(seat, card)
-                if not result.ok:
-                    raise InvariantError(f"{lineup[seat]}: {result.error}")
-                actions += 1
-                check_position(controller)
+            actions += play_checked_hand(controller, bots)
             if controller.phase in ("hand_over", "match_over"):
                 check_hand_end(controller)
                 done += 1

@@ -178,6 +178,24 @@ class Controller:
         action = self._redo.pop()
         return Result(True, tuple(self._apply(action)))
 
+    def redo_until(self, seats: Collection[int]) -> Result:
+        """Apply again what undo took back until one of ``seats`` must decide again.
+
+        The counterpart of ``undo_until``: the moves of those seats and of the others after
+        them are applied again in turn, up to the next decision of one of ``seats`` (or until
+        nothing is left to redo, or a move cannot be applied again). Refused when not even the
+        first move can be applied again.
+        """
+        wanted = set(seats)
+        done: list[ev.Event] = []
+        while True:
+            result = self.redo()
+            if not result.ok:
+                return result if not done else Result(True, tuple(done))
+            done.extend(result.events)
+            if not self.can_redo or wanted & set(self.seats_to_act):
+                return Result(True, tuple(done))
+
     def next_hand(self) -> Result:
         """Deal the next hand once the current one is over."""
         if self._match is None or self._hand is None:

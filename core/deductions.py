@@ -14,7 +14,6 @@ from core.cards import (
     HEARTS,
     HEARTS_MASK,
     POINT_CARDS_MASK,
-    QUEEN_OF_SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     has_card,
@@ -30,11 +29,6 @@ class Exclusion:
     seat: int
     mask: int
     reason: str
-
-
-def breaks_hearts(card: int, rules: RuleSet) -> bool:
-    """Return whether playing ``card`` breaks hearts under these rules."""
-    return suit_of(card) == HEARTS or (card == QUEEN_OF_SPADES and rules.queen_breaks_hearts)
 
 
 def revealed_by_play(

@@ -39,6 +39,8 @@ from typing import Any, BinaryIO
 
 import platformdirs
 
+from core.text import short_repr as short_repr  # where callers have long found it
+
 APP_NAME = "mdhearts"
 HOME_ENV = "MDH_HOME"
 #: Temporary files are named ``.<name>.<pid>-<random>.tmp`` beside their target.
@@ -439,12 +441,6 @@ def _object_without_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _no_constant(name: str) -> float:
     """Refuse the non-standard constants NaN, Infinity and -Infinity."""
     raise StrictJsonError(f"{name} is not allowed")
-
-
-def short_repr(value: object, limit: int = 40) -> str:
-    """Return the repr of a value cut to ``limit`` characters, for messages."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 #: A file set aside is renamed ``<name>.corrupt-YYYYmmdd-HHMMSS``.

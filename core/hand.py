@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from core import events as ev
 from core.cards import (
     FULL_DECK,
-    HEARTS,
-    QUEEN_OF_SPADES,
     SUIT_MASKS,
     SUIT_NAMES,
     TWO_OF_CLUBS,
@@ -58,6 +56,32 @@ class Trick:
     def copy(self) -> Trick:
         """Return an independent copy."""
         return Trick(self.leader, list(self.cards), self.winner)
+
+
+def illegal_play(hand: int, led_suit: int, first_trick: bool, rules: RuleSet) -> IllegalActionError:
+    """Return the error naming the rule a card of ``hand`` outside its legal mask breaks.
+
+    The one owner of why a held card may not be played: ``led_suit`` is -1 for a lead.
+
+    >>> from core.cards import mask_of, parse_card
+    >>> str(illegal_play(mask_of([parse_card("2H"), parse_card("3S")]), 2, False, RuleSet()))
+    'must follow suit: play a spade'
+    """
+    if led_suit >= 0:
+        if hand & SUIT_MASKS[led_suit]:
+            return IllegalActionError(
+                f"must follow suit: play a {SUIT_NAMES[led_suit]}",
+                "must_follow_suit",
+                suit=led_suit,
+            )
+        return IllegalActionError("no points on the first trick", "no_points_first_trick")
+    if first_trick:
+        if rules.first_lead == "any_club":
+            return IllegalActionError("the first trick must be led with a club", "first_lead_club")
+        return IllegalActionError(
+            "the first trick must be led with the 2C", "first_lead_two_of_clubs"
+        )
+    return IllegalActionError("hearts are not broken", "hearts_not_broken")
 
 
 def validate_deal(hands: Sequence[int]) -> None:
@@ -268,23 +292,7 @@ class HandState:
             return
         trick = self.current_trick
         assert trick is not None
-        if trick.cards:
-            if hand & SUIT_MASKS[trick.led_suit]:
-                raise IllegalActionError(
-                    f"must follow suit: play a {SUIT_NAMES[trick.led_suit]}",
-                    "must_follow_suit",
-                    suit=trick.led_suit,
-                )
-            raise IllegalActionError("no points on the first trick", "no_points_first_trick")
-        if len(self.tricks) == 1:
-            if self.rules.first_lead == "any_club":
-                raise IllegalActionError(
-                    "the first trick must be led with a club", "first_lead_club"
-                )
-            raise IllegalActionError(
-                "the first trick must be led with the 2C", "first_lead_two_of_clubs"
-            )
-        raise IllegalActionError("hearts are not broken", "hearts_not_broken")
+        raise illegal_play(hand, trick.led_suit, len(self.tricks) == 1, self.rules)
 
     def can_play(self, seat: int, card: int) -> bool:
         """Return whether ``seat`` may play ``card`` now (the fast check for callers in loops)."""
@@ -308,10 +316,7 @@ class HandState:
         self.hands[seat] &= ~(1 << card)
         trick.cards.append(card)
         events: list[ev.Event] = [ev.CardPlayed(seat, card)]
-        breaks = suit_of(card) == HEARTS or (
-            card == QUEEN_OF_SPADES and self.rules.queen_breaks_hearts
-        )
-        if breaks and not self.hearts_broken:
+        if not self.hearts_broken and self.rules.breaks_hearts(card):
             self.hearts_broken = True
             events.append(ev.HeartsBroken(seat, card))
         if trick.complete:

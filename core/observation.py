@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.cards import HEARTS, QUEEN_OF_SPADES, suit_of
+from core.cards import suit_of
 from core.kernel import legal_mask, trick_winner_offset
 from core.rules import RuleSet
 
@@ -70,13 +70,7 @@ class Observation:
     @property
     def hearts_broken(self) -> bool:
         """Return whether hearts have been broken this hand."""
-        for trick in self.tricks:
-            for card in trick.cards:
-                if suit_of(card) == HEARTS:
-                    return True
-                if card == QUEEN_OF_SPADES and self.rules.queen_breaks_hearts:
-                    return True
-        return False
+        return any(self.rules.breaks_hearts(card) for trick in self.tricks for card in trick.cards)
 
     @property
     def current_trick(self) -> TrickView | None:

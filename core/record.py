@@ -43,6 +43,7 @@ from core.match import (
 from core.rules import RuleSet
 from core.scoring import HandScore, match_winner, totals_unreachable
 from core.seats import Seat, parse_seats, seat_texts
+from core.text import describe_value, os_reason, short_repr
 
 RECORD_FORMAT = "mdhearts-record"
 RECORD_VERSION = 3
@@ -158,7 +159,7 @@ def load_record(path: str | os.PathLike[str]) -> Controller:
     except FileContentError as error:
         raise RecordError(f"{target} is {error}") from None
     except OSError as error:
-        raise RecordError(f"cannot read {target}: {error.strerror or error}") from None
+        raise RecordError(f"cannot read {target}: {os_reason(error)}") from None
     except ValueError as error:  # e.g. a NUL character in the path
         raise RecordError(f"cannot read {str(target)!r}: {error}") from None
     try:
@@ -212,12 +213,12 @@ def record_from_dict(data: object) -> Controller:
 def _controller_from(data: object) -> Controller:
     _check_plain_json(data)
     if not isinstance(data, dict):
-        raise RecordError(f"a record must be a JSON object, got {_kind(data)}")
+        raise RecordError(f"a record must be a JSON object, got {describe_value(data)}")
     if "format" not in data:
         raise RecordError("not an MDHearts record: it has no 'format'")
     if data["format"] != RECORD_FORMAT:
         raise RecordError(
-            f"not an MDHearts record: 'format' is {_short(data['format'])}, "
+            f"not an MDHearts record: 'format' is {short_repr(data['format'])}, "
             f"expected {RECORD_FORMAT!r}"
         )
     record = _migrate(data)
@@ -228,7 +229,9 @@ def _controller_from(data: object) -> Controller:
     earlier = _parse_earlier(record.get("earlier"), rules)
     hands = record["hands"]
     if not isinstance(hands, list) or not 1 <= len(hands) <= MAX_HANDS:
-        raise RecordError(f"'hands' must be a list of 1 to {MAX_HANDS} hands, got {_kind(hands)}")
+        raise RecordError(
+            f"'hands' must be a list of 1 to {MAX_HANDS} hands, got {describe_value(hands)}"
+        )
     parsed = [
         _parse_hand(earlier.count + index, hand, rules, seed, last=index == len(hands) - 1)
         for index, hand in enumerate(hands)
@@ -261,7 +264,7 @@ def _migrate_v1(data: dict[str, Any]) -> dict[str, Any]:
     for index, hand in enumerate(hands):
         where = f"hand {index + 1}"
         if not isinstance(hand, dict):
-            raise RecordError(f"{where} must be an object, got {_kind(hand)}")
+            raise RecordError(f"{where} must be an object, got {describe_value(hand)}")
         _check_keys(hand, ("actions",), (), where)
         upgraded.append(
             {
@@ -294,7 +297,7 @@ def _migrate(data: dict[str, Any]) -> dict[str, Any]:
         raise RecordError("the record has no 'version'")
     version = data["version"]
     if not _is_whole(version):
-        raise RecordError(f"'version' must be a whole number, got {_short(version)}")
+        raise RecordError(f"'version' must be a whole number, got {short_repr(version)}")
     if not 1 <= version <= RECORD_VERSION:
         newer = " (written by a newer MDHearts?)" if version > RECORD_VERSION else ""
         raise RecordError(
@@ -313,7 +316,7 @@ def _migrate(data: dict[str, Any]) -> dict[str, Any]:
 
 def _parse_rules(data: object) -> RuleSet:
     if not isinstance(data, dict):
-        raise RecordError(f"'rules' must be an object, got {_kind(data)}")
+        raise RecordError(f"'rules' must be an object, got {describe_value(data)}")
     cycle = data.get("pass_cycle")
     if isinstance(cycle, list) and not all(isinstance(direction, str) for direction in cycle):
         raise RecordError("rules: pass_cycle must be a list of direction names")
@@ -328,7 +331,7 @@ def _parse_seed(data: object) -> int:
 
 def _parse_seats(data: object) -> tuple[Seat, Seat, Seat, Seat]:
     if not isinstance(data, list) or len(data) != 4:
-        raise RecordError(f"'seats' must be a list of four seats, got {_kind(data)}")
+        raise RecordError(f"'seats' must be a list of four seats, got {describe_value(data)}")
     with _context():
         return parse_seats(data)
 
@@ -343,7 +346,7 @@ def _parse_earlier(data: object, rules: RuleSet) -> EarlierHands:
         return NO_EARLIER_HANDS
     where = "'earlier'"
     if not isinstance(data, dict):
-        raise RecordError(f"{where} must be an object, got {_kind(data)}")
+        raise RecordError(f"{where} must be an object, got {describe_value(data)}")
     _check_keys(data, ("hands", "totals"), (), where)
     count = data["hands"]
     if not _is_whole(count) or not 1 <= count <= MAX_EARLIER_HANDS:
@@ -366,12 +369,12 @@ def _parse_hand(
     """Check one hand's fields against the rules and the seed; return it and its points."""
     where = f"hand {index + 1}"
     if not isinstance(data, dict):
-        raise RecordError(f"{where} must be an object, got {_kind(data)}")
+        raise RecordError(f"{where} must be an object, got {describe_value(data)}")
     _check_keys(data, _HAND_KEYS, _OPTIONAL_HAND_KEYS, where)
     direction = rules.direction_of_hand(index)
     if data["direction"] != direction:
         raise RecordError(
-            f"{where}: the pass direction is {_short(data['direction'])}, "
+            f"{where}: the pass direction is {short_repr(data['direction'])}, "
             f"but the rules make it {direction!r}"
         )
     deal = _parse_deal(where, data["deal"])
@@ -379,7 +382,7 @@ def _parse_hand(
         raise RecordError(f"{where}: the deal is not the one the seed gives")
     actions = data["actions"]
     if not isinstance(actions, list):
-        raise RecordError(f"{where}: 'actions' must be a list, got {_kind(actions)}")
+        raise RecordError(f"{where}: 'actions' must be a list, got {describe_value(actions)}")
     full = _actions_in_hand(direction)
     if len(actions) > full:
         raise RecordError(f"{where} has {len(actions)} actions; a {direction} hand has {full}")
@@ -511,12 +514,12 @@ def _check_keys(
         raise RecordError(f"{where} has no {missing[0]!r}")
     unknown = sorted(key for key in data if key not in required and key not in optional)
     if unknown:
-        raise RecordError(f"{where} has an unknown field {_short(unknown[0])}")
+        raise RecordError(f"{where} has an unknown field {short_repr(unknown[0])}")
 
 
 def _check_four_whole(data: object, what: str) -> None:
     if not (isinstance(data, list) and len(data) == 4 and all(map(_is_whole, data))):
-        raise RecordError(f"{what} must be four whole numbers or null, got {_short(data)}")
+        raise RecordError(f"{what} must be four whole numbers or null, got {short_repr(data)}")
 
 
 def _actions_in_hand(direction: str) -> int:
@@ -526,19 +529,3 @@ def _actions_in_hand(direction: str) -> int:
 
 def _is_whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _kind(value: object) -> str:
-    """Describe a JSON value's type in words, for error messages."""
-    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false"}
-    if value is None:
-        return "null"
-    if isinstance(value, list):
-        return f"a list of {len(value)}" if value else "an empty list"
-    return names.get(type(value), "a number")
-
-
-def _short(value: object) -> str:
-    """Return a JSON value's repr cut to 40 characters, for error messages."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

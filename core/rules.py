@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from core.cards import HEARTS, QUEEN_OF_SPADES, suit_of
 from core.errors import RulesOptionError
 
 #: Seat offset of the receiver for each pass direction (seats are numbered clockwise).
@@ -115,6 +116,17 @@ class RuleSet:
             | (FLAG_JACK_OF_DIAMONDS if self.jack_of_diamonds else 0)
             | (FLAG_NO_TRICKS_BONUS if self.no_tricks_bonus else 0)
         )
+
+    def breaks_hearts(self, card: int) -> bool:
+        """Return whether playing ``card`` breaks hearts under these rules.
+
+        >>> from core.cards import parse_card
+        >>> RuleSet().breaks_hearts(parse_card("QS")), RuleSet().breaks_hearts(parse_card("KS"))
+        (True, False)
+        >>> RuleSet(queen_breaks_hearts=False).breaks_hearts(parse_card("QS"))
+        False
+        """
+        return suit_of(card) == HEARTS or (card == QUEEN_OF_SPADES and self.queen_breaks_hearts)
 
     def direction_of_hand(self, hand_index: int) -> str:
         """Return the pass direction of the hand with this 0-based index."""

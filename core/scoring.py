@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from core.cards import POINT_CARDS_MASK
 from core.kernel import trick_points
 from core.rules import (
+    FLAG_NO_TRICKS_BONUS,
     JACK_OF_DIAMONDS_POINTS,
     MOON_POINTS,
     NO_TRICKS_BONUS_POINTS,
@@ -37,6 +38,60 @@ def match_winner(totals: Sequence[int], end_score: int) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def add_scored(
+    taken: Sequence[int], tricks_won: Sequence[int], flags: int
+) -> tuple[list[int], int]:
+    """Return a finished hand's points under the ``add`` moon rule, and the shooter or -1.
+
+    ``taken`` holds the cards each seat took (masks), ``tricks_won`` each seat's tricks (or
+    its ``taken`` mask: all that counts is whether it won none), ``flags`` the rules' flags. A
+    moon gives the others 26 each and the shooter none; the no-tricks bonus counts only in a
+    hand without a moon. The one owner of hand scoring: ``score_hand`` and the pure-Python
+    search build on it (the compiled search keeps a typed copy, held to it by its tests).
+
+    >>> from core.cards import FULL_DECK
+    >>> add_scored([FULL_DECK, 0, 0, 0], [13, 0, 0, 0], RuleSet(no_tricks_bonus=True).flags)
+    ([0, 26, 26, 26], 0)
+    """
+    points = [trick_points(mask, flags) for mask in taken]
+    shooter = next(
+        (seat for seat in range(4) if taken[seat] & POINT_CARDS_MASK == POINT_CARDS_MASK), -1
+    )
+    if shooter >= 0:
+        for seat in range(4):
+            points[seat] += -MOON_POINTS if seat == shooter else MOON_POINTS
+    elif flags & FLAG_NO_TRICKS_BONUS:
+        for seat in range(4):
+            if not tricks_won[seat]:
+                points[seat] += NO_TRICKS_BONUS_POINTS
+    return points, shooter
+
+
+def moon_subtracts(
+    rules: RuleSet, totals_before: Sequence[int], added: Sequence[int], shooter: int
+) -> bool:
+    """Return whether ``shooter``'s moon takes 26 from every seat instead of adding 26 to the
+    others: the automatic moon decision, for the rules and the bots alike.
+
+    ``added`` is the hand's points with the moon added (``add_scored``). ``subtract`` always
+    does; ``auto`` does when adding would end the match with a seat other than the shooter
+    lowest.
+
+    >>> auto = RuleSet(moon="auto")
+    >>> moon_subtracts(auto, [90, 95, 10, 20], [0, 26, 26, 26], 0)
+    True
+    >>> moon_subtracts(auto, [10, 95, 20, 50], [0, 26, 26, 26], 0)
+    False
+    """
+    if rules.moon == "add":
+        return False
+    if rules.moon == "subtract":
+        return True
+    after_add = [total + points for total, points in zip(totals_before, added, strict=True)]
+    winner = match_winner(after_add, rules.end_score)
+    return winner is not None and winner != shooter
+
+
 def score_hand(
     rules: RuleSet,
     taken: Sequence[int],
@@ -46,32 +101,13 @@ def score_hand(
     """Score a finished hand from the cards each seat took (masks) and its trick counts."""
     flags = rules.flags
     taken_points = tuple(trick_points(mask, flags) for mask in taken)
-    points = list(taken_points)
-    shooter = next(
-        (seat for seat in range(4) if taken[seat] & POINT_CARDS_MASK == POINT_CARDS_MASK), None
-    )
-    if shooter is not None:
-        added = [
-            p + (0 if s == shooter else MOON_POINTS) - (MOON_POINTS if s == shooter else 0)
-            for s, p in enumerate(points)
-        ]
-        subtracted = [p - (2 * MOON_POINTS if s == shooter else 0) for s, p in enumerate(points)]
-        if rules.moon == "add":
-            points = added
-        elif rules.moon == "subtract":
-            points = subtracted
-        else:
-            after_add = [t + p for t, p in zip(totals_before, added, strict=True)]
-            winner = match_winner(after_add, rules.end_score)
-            points = subtracted if winner is not None and winner != shooter else added
-    elif rules.no_tricks_bonus:
-        points = [
-            p + (NO_TRICKS_BONUS_POINTS if tricks_won[s] == 0 else 0) for s, p in enumerate(points)
-        ]
+    points, shooter = add_scored(taken, tricks_won, flags)
+    if shooter >= 0 and moon_subtracts(rules, totals_before, points, shooter):
+        points = [p - MOON_POINTS for p in points]
     return HandScore(
         points=(points[0], points[1], points[2], points[3]),
         taken_points=(taken_points[0], taken_points[1], taken_points[2], taken_points[3]),
-        moon_shooter=shooter,
+        moon_shooter=None if shooter < 0 else shooter,
     )
 
 

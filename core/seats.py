@@ -25,6 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.errors import HeartsError
+from core.text import short_repr
 
 HUMAN = "human"
 BOT = "bot"
@@ -58,7 +59,7 @@ class Seat:
         if isinstance(text, Seat):
             return text
         if not isinstance(text, str) or not text.strip() or len(text) > MAX_SEAT_TEXT:
-            raise SeatError(f"a seat must be a short text, got {_short(text)}")
+            raise SeatError(f"a seat must be a short text, got {short_repr(text)}")
         if text == HUMAN:
             return cls(HUMAN)
         if text == BOT:
@@ -69,20 +70,10 @@ class Seat:
                 raise SeatError("an engine seat needs a command: engine:COMMAND")
             return cls(ENGINE, command=rest.strip())
         if colon and prefix == BOT:
-            name, at, think = rest.partition("@")
-            if not _BOT_NAME.fullmatch(name):
-                raise SeatError(
-                    f"bad bot name {_short(name)} in {_short(text)}: "
-                    "use bot:NAME with a lowercase name such as bot:hard"
-                )
-            if not at:
-                return cls(BOT, name)
-            matched = _THINK.fullmatch(think)
-            if matched is None:
-                raise SeatError(f"bad think time in {_short(text)}: write it as bot:{name}@250ms")
-            return cls(BOT, name, int(matched.group(1)))
+            name, think_ms = _split_bot_name(rest, text, BOT + ":")
+            return cls(BOT, name, think_ms)
         raise SeatError(
-            f"unknown seat {_short(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
+            f"unknown seat {short_repr(text)} (use human, bot, bot:NAME, bot:NAME@MSms "
             "or engine:COMMAND)"
         )
 
@@ -120,8 +111,44 @@ class Seat:
         return f"{name}@{self.think_ms}ms" if self.think_ms is not None else name
 
 
-HUMAN_SEAT = Seat(HUMAN)
-DEFAULT_SEATS = (HUMAN_SEAT, Seat(BOT), Seat(BOT), Seat(BOT))
+def split_bot_name(text: str) -> tuple[str, int | None]:
+    """Split a bot's registry name, ``NAME`` or ``NAME@MSms``, into the name and its think time.
+
+    The one grammar of a bot name and think time, for seats and the bot registry alike: the
+    name is lowercase, the think time a whole number of milliseconds from 1 to 9999999 written
+    with ASCII digits and no leading zero. Raises SeatError saying what is wrong.
+
+    >>> split_bot_name("hard@250ms")
+    ('hard', 250)
+    >>> split_bot_name("hard")
+    ('hard', None)
+    >>> split_bot_name("hard@0250ms")
+    Traceback (most recent call last):
+    ...
+    core.seats.SeatError: bad think time in 'hard@0250ms': write it as hard@250ms
+    """
+    return _split_bot_name(text, text, "")
+
+
+def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int | None]:
+    """Split ``name_text`` (found in ``whole``); messages show names with ``prefix``."""
+    name, at, think = name_text.partition("@")
+    if not _BOT_NAME.fullmatch(name):
+        raise SeatError(
+            f"bad bot name {short_repr(name)} in {short_repr(whole)}: "
+            f"use {prefix}NAME with a lowercase name such as {prefix}hard"
+        )
+    if not at:
+        return name, None
+    matched = _THINK.fullmatch(think)
+    if matched is None:
+        raise SeatError(f"bad think time in {short_repr(whole)}: write it as {prefix}{name}@250ms")
+    return name, int(matched.group(1))
+
+
+#: A person at this program as a seat's player (a Seat, not a seat number).
+HUMAN_PLAYER = Seat(HUMAN)
+DEFAULT_SEATS = (HUMAN_PLAYER, Seat(BOT), Seat(BOT), Seat(BOT))
 
 
 def parse_seats(texts: Iterable[object]) -> tuple[Seat, Seat, Seat, Seat]:
@@ -146,8 +173,3 @@ def seat_texts(seats: Iterable[Seat]) -> tuple[str, ...]:
 def engine_seats(seats: Iterable[Seat]) -> dict[int, Seat]:
     """Return the seats played by external programs, keyed by seat number."""
     return {number: seat for number, seat in enumerate(seats) if seat.is_engine}
-
-
-def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -20,8 +20,6 @@ from typing import Any
 from core.cards import (
     CLUBS,
     FULL_DECK,
-    SUIT_MASKS,
-    SUIT_NAMES,
     TWO_OF_CLUBS,
     card_text,
     cards_of,
@@ -32,12 +30,14 @@ from core.cards import (
     parse_card,
     suit_of,
 )
-from core.deductions import Exclusion, breaks_hearts, revealed_by_play
+from core.deductions import Exclusion, revealed_by_play
 from core.errors import CardError, HeartsError, RulesOptionError
+from core.hand import illegal_play
 from core.kernel import legal_mask
 from core.observation import Observation, TrickView
 from core.rules import PASS_OFFSETS, RuleSet, pass_receiver
 from core.scoring import HandScore, score_hand
+from core.text import describe_value as describe_value  # ai.external finds it here
 
 #: The fields of a view; ``seat``, ``hand`` and ``direction`` are required.
 VIEW_FIELDS = ("seat", "hand", "direction", "passed", "received", "tricks", "scores", "rules")
@@ -50,25 +50,6 @@ PASS_SIZE = 3
 
 class ViewError(HeartsError):
     """A view is malformed or describes a position that cannot happen; the message says why."""
-
-
-def describe_value(value: object) -> str:
-    """Return a short description of a JSON value for an error message (never a long one)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        text = repr(value)
-        return text if len(text) <= 24 else text[:20] + "..."
-    if isinstance(value, str):
-        text = repr(value)
-        return text if len(text) <= 24 else text[:20] + "...'"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
 
 
 # -- parsing ----------------------------------------------------------------------------------
@@ -223,19 +204,6 @@ def _check_trick_sequence(tricks: Sequence[TrickView]) -> None:
             )
 
 
-def _illegal_reason(hand: int, led_suit: int, first_trick: bool, rules: RuleSet) -> str:
-    """Return the rule a card outside ``legal_mask`` breaks (the card is in ``hand``)."""
-    if led_suit >= 0:
-        if hand & SUIT_MASKS[led_suit]:
-            return f"it must follow suit with a {SUIT_NAMES[led_suit]}"
-        return "no points on the first trick"
-    if first_trick:
-        if rules.first_lead == "any_club":
-            return "the first trick must be led with a club"
-        return "the first trick must be led with the 2C"
-    return "hearts are not broken"
-
-
 def _replay(
     tricks: Sequence[TrickView],
     rules: RuleSet,
@@ -263,9 +231,7 @@ def _replay(
                 if not has_card(
                     legal_mask(hand, led_suit, first_trick, hearts_broken, flags), card
                 ):
-                    raise ViewError(
-                        f"{where}: {_illegal_reason(hand, led_suit, first_trick, rules)}"
-                    )
+                    raise ViewError(f"{where}: {illegal_play(hand, led_suit, first_trick, rules)}")
                 hands[seat] = hand & ~(1 << card)
             else:
                 for exclusion in exclusions:
@@ -281,7 +247,7 @@ def _replay(
                 )
             if position == 0:
                 led_suit = suit_of(card)
-            hearts_broken = hearts_broken or breaks_hearts(card, rules)
+            hearts_broken = hearts_broken or rules.breaks_hearts(card)
 
 
 def _check_unseen(

@@ -6,6 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from game.programs import exit_status
 from game.version import VERSION
 
 #: A program's entry: its own arguments in, its exit status out.
@@ -147,7 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         program, args = choose(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as stop:
-        return stop.code if isinstance(stop.code, int) else 0
+        return exit_status(stop)
     if program is not run_table:  # the table shows the warnings on its window
         name = next((name for name, (_, run) in COMMANDS.items() if run is program), None)
         for warning in environment_warnings():

@@ -461,3 +461,27 @@ def test_every_pass_set_meets_the_same_deals_after_the_full_exchange(
                 # The others' hands and what reaches us do not depend on our pass.
                 assert [deal[other] for other in others] == [first[other] for other in others]
                 assert deal[seat] & ~observation.hand == first[seat] & ~observation.hand
+
+
+def test_ties_go_to_the_lowest_card_as_documented(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/bots.md and the module say it: of cards of equal cost, the lowest is played."""
+    tied = hard.SearchValues(((5,), (9,), (30,)), (12, 12, 12), samples=4, runs=4, exact=False)
+    assert tied.best() == 0
+    later = hard.SearchValues(((5,), (9,), (30,)), (20, 12, 12), samples=4, runs=4, exact=False)
+    assert later.best() == 1
+    seen = next(
+        view
+        for controller in random_controllers(range(40))
+        if controller.phase == "play"
+        for view in [controller.observation(controller.seats_to_act[0])]
+        if len(cards_of(view.legal_mask())) >= 3
+    )
+    legal = cards_of(seen.legal_mask())
+
+    def all_equal(self: HardBot, obs: Observation, cards: Any, budget: Any, least: int) -> Any:
+        return hard.SearchValues(tuple((c,) for c in cards), (7,) * len(cards), 8, 8, False)
+
+    monkeypatch.setattr(HardBot, "_play_values", all_equal)
+    bot = HardBot(seed=1, max_samples=8)
+    assert bot.choose_play(seen) == min(legal)
+    assert bot.last_decision["chosen"] == card_text(min(legal))

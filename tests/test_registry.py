@@ -48,3 +48,24 @@ def test_every_seat_that_is_not_a_persons_gets_its_player_name() -> None:
         2: "hard@250ms",
         3: "engine:my-engine --fast",
     }
+
+
+@pytest.mark.parametrize("name", ["hard@0250ms", "hard@99999999ms", "hard@２５０ms", "hard@٢٥٠ms"])
+def test_the_registry_and_the_seats_refuse_the_same_think_times(name: str) -> None:
+    from core.seats import Seat, SeatError
+
+    with pytest.raises(SeatError):
+        Seat.parse(f"bot:{name}")
+    with pytest.raises(ValueError, match="hard@250ms"):
+        split_think_time(name)
+    with pytest.raises(ValueError, match="hard@250ms"):
+        make_bot(name, 1)
+    assert not is_registered(name)
+    assert not is_bot_spec(name)
+
+
+def test_the_longest_think_time_both_accept() -> None:
+    from core.seats import Seat
+
+    assert Seat.parse("bot:hard@9999999ms").think_ms == 9999999
+    assert split_think_time("hard@9999999ms") == ("hard", 9999999.0)

@@ -6,7 +6,7 @@ import pytest
 from positions import masks, position
 
 from core import events as ev
-from core.cards import parse_card, parse_cards
+from core.cards import FULL_DECK, parse_card, parse_cards
 from core.controller import Controller
 from core.errors import IllegalActionError, RulesOptionError
 from core.hand import HandState
@@ -313,3 +313,13 @@ def test_an_observation_knows_who_played_each_card() -> None:
     observation = hand.observation(2, (0, 0, 0, 0))
     assert observation.played_by == tuple(played)
     assert observation.played_mask == sum(played)
+
+
+@pytest.mark.parametrize("moon", ["add", "subtract"])
+def test_no_tricks_bonus_counts_only_in_a_hand_without_a_moon(moon: str) -> None:
+    rules = RuleSet(no_tricks_bonus=True, moon=moon)
+    everything = masks("2C 3C 4C 5C 6C 7C 8C 9C TC JC QC KC AC")[0]
+    taken = [FULL_DECK & ~everything, 0, everything, 0]  # seats 1 and 3 win no trick
+    score = score_hand(rules, taken, [12, 0, 1, 0], [0] * 4)
+    assert score.moon_shooter == 0
+    assert score.points == ((0, 26, 26, 26) if moon == "add" else (-26, 0, 0, 0))

@@ -50,11 +50,6 @@ class Cheater(FirstLegalBot):
         return first, second, third
 
 
-def make_factory(seed: int | None) -> FirstLegalBot:
-    """A ``module:factory`` spec target."""
-    return FirstLegalBot()
-
-
 def observations() -> tuple[Observation, Observation]:
     """Return a seat that must pass and a seat that must play."""
     passing = Controller()
@@ -216,10 +211,12 @@ def test_think_records_time_and_facts() -> None:
 
 
 def test_bot_specs() -> None:
-    assert is_bot_spec("first") and is_bot_spec(f"{__name__}:make_factory")
+    assert is_bot_spec("first") and is_bot_spec("hard@250ms") and is_bot_spec("engine:x")
     assert not is_bot_spec("nobody") and not is_bot_spec("a b:c") and not is_bot_spec(":x")
-    assert isinstance(build_bot(f"{__name__}:make_factory", 1, {}), FirstLegalBot)
-    for bad in ("nobody", "no_such_module_here:Bot", f"{__name__}:missing"):
+    assert isinstance(build_bot("first", 1, {}), FirstLegalBot)
+    # A module and a factory in it name no bot: nothing is imported by name.
+    for bad in ("nobody", "ai.basic:FirstLegalBot", f"{__name__}:observations", "os:getcwd"):
+        assert not is_bot_spec(bad)
         with pytest.raises(ValueError):
             build_bot(bad, None, {})
 

@@ -56,3 +56,36 @@ def test_undo_until_is_refused_when_the_seats_have_not_moved() -> None:
     result = controller.undo_until([0])
     assert not result.ok and result.reason == "nothing_to_undo"
     assert actions(controller) == before
+
+
+def test_redo_until_applies_the_moves_again_up_to_the_seats_next_decision() -> None:
+    controller = started()
+    play(controller, 9)
+    before = actions(controller)
+    assert controller.undo_until([0]).ok
+    undone = actions(controller)
+    result = controller.redo_until([0])
+    redone = actions(controller)
+    assert result.ok and redone == before[: len(redone)]
+    # Seat 0's move and the others' after it came back, up to seat 0's next turn.
+    assert len(redone) > len(undone) + 1
+    assert controller.seats_to_act == [0] or not controller.can_redo
+
+
+def test_redo_until_stops_at_the_seats_next_turn_with_more_left_to_redo() -> None:
+    controller = started()
+    play(controller, 12)  # three tricks: seat 0 plays in each
+    before = actions(controller)
+    assert controller.undo_until([]).ok  # no seat: the whole hand
+    assert actions(controller) == []
+    assert controller.redo_until([0]).ok
+    assert controller.seats_to_act == [0] and controller.can_redo
+    assert actions(controller) == before[: len(actions(controller))]
+    assert controller.redo_until([]).ok  # no seat: everything left
+    assert actions(controller) == before and not controller.can_redo
+
+
+def test_redo_until_is_refused_with_nothing_to_redo() -> None:
+    controller = started()
+    result = controller.redo_until([0])
+    assert not result.ok and result.reason == "nothing_to_redo"

@@ -177,7 +177,7 @@ PASSING = {"direction": "left", "passed": ["AH", "KH", "QH"], "received": ["AS",
 AFTER_PASS = "2C 3C 4C 5D 6D 7D 8S 9S TS JH AS KS QS"
 
 INCONSISTENT: list[tuple[str, dict[str, Any], str]] = [
-    ("not an object", [], "expected a JSON object, got a list"),  # type: ignore[list-item]
+    ("not an object", [], "expected a JSON object, got an empty list"),  # type: ignore[list-item]
     ("unknown field", _view(HAND, [(0, "")], recieved=[]), "unknown field 'recieved'"),
     ("missing seat", {"hand": [], "direction": "hold"}, "missing field 'seat'"),
     ("bad seat", _view(HAND, [(0, "")], seat=4), "seat must be a whole number from 0 to 3"),
@@ -251,7 +251,7 @@ INCONSISTENT: list[tuple[str, dict[str, Any], str]] = [
     (
         "observer does not follow suit",
         _view(_without(HAND, "2C", "8S"), [(0, "2C AC KC QC"), (1, "2D 3D 4D 8S"), (3, "")]),
-        "trick 2: seat 0 cannot play 8S: it must follow suit with a diamond",
+        "trick 2: seat 0 cannot play 8S: must follow suit: play a diamond",
     ),
     (
         "observer leads a heart before hearts are broken",

@@ -1,6 +1,7 @@
 """The bot worker process: whole hands through it, stale results dropped, deaths survived.
 
-The test bots below are built inside the worker from ``module:factory`` specs.
+The test bots below are registered by name in this process and, through the worker's entry point
+``worker_with_test_bots``, inside the worker.
 """
 
 from __future__ import annotations
@@ -16,8 +17,16 @@ import pytest
 from ai.autoplay import play_bots
 from ai.basic import FirstLegalBot
 from ai.bot import Budget
+from ai.registry import BOTS, BotFactory
 from ai.think import ThinkConfig, is_legal
-from ai.worker import BotWorker, WorkerRequest, WorkerResult, WorkerRunner, answer
+from ai.worker import (
+    BotWorker,
+    WorkerRequest,
+    WorkerResult,
+    WorkerRunner,
+    answer,
+    worker_main,
+)
 from core.controller import Controller
 from core.observation import Observation
 from game.terminal.bots import RunnerBot
@@ -73,12 +82,31 @@ def dies_at_start(requests: Any, results: Any, floor: Any) -> None:
     """A worker entry point that leaves at once, as a worker that cannot start would."""
 
 
-HANGING, PATIENT, BROKEN = (f"{__name__}:{name}" for name in ("hanging", "patient", "broken"))
+HANGING, PATIENT, BROKEN, VANISHING = "test_hanging", "test_patient", "test_broken", "test_gone"
+#: The test bots the worker process registers (``VANISHING`` is registered only in this one).
+TEST_BOTS: dict[str, BotFactory] = {HANGING: hanging, PATIENT: patient, BROKEN: broken}
+
+
+def worker_with_test_bots(requests: Any, results: Any, floor: Any) -> None:
+    """The worker's entry point with the test bots registered in the worker process."""
+    BOTS.update(TEST_BOTS)
+    worker_main(requests, results, floor)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def test_bots() -> Iterator[None]:
+    """Register the test bots in this process for the module's tests, then remove them."""
+    added = {**TEST_BOTS, VANISHING: patient}
+    BOTS.update(added)
+    yield
+    for name in added:
+        BOTS.pop(name, None)
 
 
 @pytest.fixture(scope="module")
-def worker() -> Iterator[BotWorker]:
+def worker(test_bots: None) -> Iterator[BotWorker]:
     with BotWorker(grace_ms=500) as shared:
+        shared.process_target = worker_with_test_bots  # type: ignore[method-assign]
         yield shared
 
 
@@ -182,8 +210,8 @@ def test_bot_errors_in_the_worker_use_the_fallback(worker: BotWorker) -> None:
     observation = playing_observation()
     failed = worker.decide(observation, BROKEN)
     assert failed.fallback is not None and "RuntimeError: broken" in failed.fallback
-    missing = worker.decide(observation, "no_such_module_here:bot")
-    assert missing.fallback is not None and "cannot build bot" in missing.fallback
+    missing = worker.decide(observation, VANISHING)  # known here, unknown to the worker
+    assert missing.fallback is not None and "unknown bot 'test_gone'" in missing.fallback
     assert is_legal(observation, failed.action) and is_legal(observation, missing.action)
     with pytest.raises(ValueError, match="unknown bot"):
         worker.submit(observation, "nobody")

@@ -17,11 +17,14 @@ from ai.registry import BOTS, make_bot
 from core.match import MAX_SEED
 from game.argtypes import whole_number
 from game.engine.protocol import MAX_LINE_BYTES, Reply, encode_reply, handle_line
+from game.programs import Parser, guarded
 
 BOT_NAMES = tuple(sorted(BOTS))
 DEFAULT_BOT = "first"
 #: Longest think time accepted by ``--think-ms``: one hour.
 MAX_THINK_MS = 3_600_000
+
+PROG = "mdhearts engine"
 
 
 def _skip_rest_of_line(stdin: BinaryIO) -> None:
@@ -57,8 +60,8 @@ def serve(stdin: BinaryIO, stdout: TextIO, bot: Bot, think_ms: float | None = No
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mdhearts engine",
+    parser = Parser(
+        prog=PROG,
         description="Answer engine-protocol requests, one JSON object per line on stdin, "
         "one reply per line on stdout (see docs/protocol.md).",
     )
@@ -89,19 +92,18 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str]) -> int:
     """Run the engine on stdin/stdout and return the exit code (2 for bad options)."""
+    return guarded(PROG, lambda: _run(argv))
+
+
+def _run(argv: list[str]) -> int:
     parser = _parser()
+    args = parser.parse_args(argv)
     try:
-        args = parser.parse_args(argv)
-        try:
-            bot = make_bot(args.difficulty, args.seed)
-        except ValueError as error:
-            parser.error(f"--difficulty: {error}")
-    except SystemExit as exit_request:
-        return exit_request.code if isinstance(exit_request.code, int) else 2
+        bot = make_bot(args.difficulty, args.seed)
+    except ValueError as error:
+        parser.error(f"--difficulty: {error}")
     try:
         return serve(sys.stdin.buffer, sys.stdout, bot, args.think_ms)
-    except KeyboardInterrupt:
-        return 130
     except BrokenPipeError:
         # The reader went away: send what is left of stdout nowhere and stop quietly.
         devnull = os.open(os.devnull, os.O_WRONLY)

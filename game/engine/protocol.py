@@ -19,11 +19,11 @@ from core.errors import HeartsError
 from core.files import StrictJsonError, parse_strict_json
 from core.match import MAX_SEED
 from core.observation import Observation
+from core.text import describe_value
 from core.view import (
     SCORE_FIELDS,
     VIEW_FIELDS,
     ViewError,
-    describe_value,
     observation_from_view,
     pass_cards,
     score_finished_hand,

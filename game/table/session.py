@@ -229,14 +229,11 @@ class TableSession:
         if not self.controller.can_redo:
             return Result(False, error="Nothing to redo")
         self._drop_requests()
-        done: list[ev.Event] = []
-        while self.controller.can_redo:
+        if self.person_plays:
+            result = self.controller.redo_until([HUMAN_SEAT])
+        else:
             result = self.controller.redo()
-            if not result.ok:
-                break
-            done.extend(result.events)
-            if not self.person_plays or self.person_must_pass or self.person_must_play:
-                break
+        done = result.events if result.ok else ()
         self.events.extend(done)
         return Result(True, tuple(done))
 

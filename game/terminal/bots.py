@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from ai.autoplay import BotError, play_bots
 from ai.bot import Bot, Budget
@@ -71,11 +71,11 @@ class RunnerBot:
         self, observation: Observation, budget: Budget | None = None
     ) -> tuple[int, int, int]:
         """Return the runner's pass for this seat."""
-        return self._decide(observation)
+        return cast(tuple[int, int, int], self._decide(observation))
 
     def choose_play(self, observation: Observation, budget: Budget | None = None) -> int:
         """Return the runner's card for this seat."""
-        return self._decide(observation)
+        return cast(int, self._decide(observation))
 
 
 @dataclass(frozen=True)
@@ -204,7 +204,7 @@ class BotSeats:
             engine = engines.get(seat)
             return [] if engine is None else engine_problem(seat, engine.decision)
 
-        return play_bots(controller, bots, notes) if bots else []
+        return play_bots(controller, bots, notes=notes) if bots else []
 
     def cancel(self) -> None:
         """Drop the decisions in progress (a move was undone or a new match began)."""

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from core import events as ev
 from core.controller import Result
+from core.text import os_reason
+from game.programs import EXIT_FAILED as EXIT_FAILED
+from game.programs import EXIT_INTERNAL as EXIT_INTERNAL
+from game.programs import EXIT_OK as EXIT_OK
+from game.programs import EXIT_USAGE as EXIT_USAGE
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 70
 PROG = "mdhearts cli"
 
 
@@ -31,6 +35,5 @@ def checked(result: Result) -> list[ev.Event]:
     return list(result.events)
 
 
-def reason(error: BaseException) -> str:
-    """Return why an operating-system call failed, in a few words."""
-    return getattr(error, "strerror", None) or str(error)
+#: Why an operating-system call failed, in a few words (``core.text.os_reason``).
+reason = os_reason

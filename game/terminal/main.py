@@ -15,10 +15,11 @@ import json
 import sys
 from collections.abc import Sequence
 
+from game.programs import exit_status, guarded
 from game.streams import silence_stdout, tell, write
 from game.terminal.arguments import build_parser
 from game.terminal.commands import COMMANDS
-from game.terminal.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, PROG, CliError
+from game.terminal.errors import EXIT_OK, EXIT_USAGE, PROG, CliError
 from game.terminal.interactive import run_interactive
 from game.terminal.render import render
 from game.terminal.seats import bot_seats, one_shot_telemetry_name
@@ -34,7 +35,7 @@ def _run(argv: list[str]) -> int:
         tell(f"{error.usage}{PROG}: error: {error}\n")
         return error.code
     except SystemExit as stop:  # --help
-        return stop.code if isinstance(stop.code, int) else EXIT_OK
+        return exit_status(stop)
     as_json = getattr(args, "json", False)
     symbols = getattr(args, "symbols", False)
     allow_engines = getattr(args, "allow_engines", False)
@@ -83,11 +84,4 @@ def report_output(text: str) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mdhearts cli`` with these arguments and return the exit status; never raises."""
-    try:
-        return _run(list(sys.argv[1:] if argv is None else argv))
-    except KeyboardInterrupt:
-        tell("\ninterrupted\n")
-        return 130
-    except Exception as error:  # a bug: report it briefly instead of a traceback
-        tell(f"{PROG}: internal error: {type(error).__name__}: {error}\n")
-        return EXIT_INTERNAL
+    return guarded(PROG, lambda: _run(list(sys.argv[1:] if argv is None else argv)))

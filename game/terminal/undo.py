@@ -29,17 +29,8 @@ def undo_to_human(controller: Controller) -> list[ev.Event]:
 
 
 def redo_to_human(controller: Controller, players: BotSeats) -> list[ev.Event]:
-    """Redo moves until one of a human seat was applied again, then let the bots move."""
-    humans = set(human_seats(controller))
-    happened: list[ev.Event] = []
-    while controller.can_redo:
-        seat = controller.redo_actions[-1].seat
-        result = controller.redo()
-        if not result.ok and happened:
-            break
-        happened += checked(result)
-        if seat in humans:
-            break
-    if not happened:
+    """Redo what undo took back up to a human seat's next decision, then let the bots move."""
+    if not controller.can_redo:
         raise CliError("nothing to redo")
+    happened = checked(controller.redo_until(human_seats(controller)))
     return happened + autoplay(controller, players)

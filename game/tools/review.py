@@ -14,7 +14,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
 
 from ai.review import (
     DECIMALS,
@@ -34,22 +33,13 @@ from core.errors import RecordError
 from core.match import MAX_SEED
 from core.record import load_record
 from game.argtypes import whole_number
+from game.programs import EXIT_OK, Parser, UsageError, guarded
 from game.streams import silence_stdout, tell, write
-from game.terminal.errors import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE
 
 PROG = "mdhearts review"
 #: Longest time per decision ``--think-ms`` accepts: one minute.
 MAX_THINK_MS = 60_000
 ALL_HANDS = "all"
-
-
-class _BadInput(Exception):
-    """Input the review cannot use; the message says why in one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _BadInput(message)
 
 
 def _hand_choice(text: str) -> int | str:
@@ -65,9 +55,10 @@ def _hand_choice(text: str) -> int | str:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of ``mdhearts review``."""
-    parser = _Parser(
+    parser = Parser(
         prog=PROG,
         allow_abbrev=False,
+        usage_on_error=False,
         description="Review the pass and the plays of one seat in a saved match: what each "
         "decision cost in points against the best choice the hard bot's search finds, from "
         "what the seat could see at the time (see docs/cli.md).",
@@ -215,12 +206,12 @@ def _progress(done: int, total: int) -> None:
 
 
 def run(argv: list[str]) -> str:
-    """Return the output of ``mdhearts review`` for these arguments; raise _BadInput."""
+    """Return the output of ``mdhearts review`` for these arguments; raise UsageError."""
     args = build_parser().parse_args(argv)
     try:
         controller = load_record(args.record)
     except RecordError as error:
-        raise _BadInput(str(error)) from None
+        raise UsageError(str(error)) from None
     seat = default_seat(controller) if args.seat is None else args.seat
     try:
         hands = chosen_hands(controller, args.hand)
@@ -235,7 +226,7 @@ def run(argv: list[str]) -> str:
             _progress if interactive else None,
         )
     except ReviewError as error:
-        raise _BadInput(str(error)) from None
+        raise UsageError(str(error)) from None
     if args.json:
         return json.dumps(review.to_dict()) + "\n"
     return review_text(review, controller, seat, args.samples, args.seed)
@@ -243,22 +234,15 @@ def run(argv: list[str]) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mdhearts review`` with these arguments and return the exit status; never raises."""
-    try:
-        output = run(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as stop:  # --help
-        return stop.code if isinstance(stop.code, int) else EXIT_OK
-    except _BadInput as error:
-        tell(f"{PROG}: error: {error}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        tell("\ninterrupted\n")
-        return 130
-    except Exception as error:  # a bug: report it briefly instead of a traceback
-        tell(f"{PROG}: internal error: {type(error).__name__}: {error}\n")
-        return EXIT_INTERNAL
+    return guarded(PROG, lambda: _run_and_write(list(sys.argv[1:] if argv is None else argv)))
+
+
+def _run_and_write(args: list[str]) -> int:
+    """Run the review and write its output; a reader that went away (``| head``) is no error."""
+    output = run(args)
     try:
         write(sys.stdout, output)
         sys.stdout.flush()
-    except (OSError, ValueError):  # the reader went away (``| head``)
+    except (OSError, ValueError):
         silence_stdout()
     return EXIT_OK

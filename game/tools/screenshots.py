@@ -9,7 +9,6 @@ match replayed.
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import tempfile
@@ -18,7 +17,9 @@ from pathlib import Path
 
 from core.match import MAX_SEED
 from game.argtypes import output_folder, whole_number
+from game.programs import Parser, guarded
 
+PROG = "mdhearts screenshots"
 DEFAULT_SIZES = ("1280x720", "1920x1080", "3840x2160", "1024x1280")
 #: Where the pictures go without ``--out``: a folder of this name in the current folder.
 DEFAULT_OUT = "mdhearts-screenshots"
@@ -138,9 +139,11 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Take the screenshots and print where they are."""
-    parser = argparse.ArgumentParser(
-        prog="mdhearts screenshots", description="Save pictures of the table at window sizes."
-    )
+    return guarded(PROG, lambda: _run(argv))
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    parser = Parser(prog=PROG, description="Save pictures of the table at window sizes.")
     parser.add_argument(
         "--out",
         type=output_folder,
@@ -154,15 +157,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--seed", type=whole_number(0, MAX_SEED), default=7, help="seed of the dealt match"
     )
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as stop:  # --help, or bad usage (already said)
-        return stop.code if isinstance(stop.code, int) else 0
+    args = parser.parse_args(argv)
     try:
         sizes = [parse_size(text.strip()) for text in args.sizes.split(",") if text.strip()]
     except ValueError as error:
-        sys.stderr.write(f"{parser.prog}: error: {error}\n")
-        return 2
+        parser.error(str(error))
     out: Path = args.out
     try:
         out.mkdir(parents=True, exist_ok=True)

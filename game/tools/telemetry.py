@@ -11,23 +11,14 @@ import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
 
 from ai.telemetry import ExportSummary, export_telemetry, telemetry_dir_from_env
 from core.files import open_atomically
+from core.text import os_reason
+from game.programs import EXIT_FAILED, EXIT_OK, Parser, UsageError, guarded
 from game.streams import silence_stdout
 
 PROG = "mdhearts telemetry"
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-class _UsageError(Exception):
-    """Bad usage; the message is the parser's."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise _UsageError(f"{self.format_usage()}{self.prog}: error: {message}")
 
 
 def _positive(text: str) -> int:
@@ -42,7 +33,7 @@ def _positive(text: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser of ``mdhearts telemetry``."""
-    parser = _Parser(prog=PROG, description="Work with the bots' decision records.")
+    parser = Parser(prog=PROG, description="Work with the bots' decision records.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     export = commands.add_parser(
         "export",
@@ -95,23 +86,21 @@ def _count(number: int, noun: str) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``mdhearts telemetry`` with these arguments and return the exit status."""
-    try:
-        args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    except _UsageError as error:
-        sys.stderr.write(f"{error}\n")
-        return EXIT_USAGE
-    except SystemExit as stop:  # --help
-        return stop.code if isinstance(stop.code, int) else EXIT_OK
+    return guarded(PROG, lambda: _run(list(sys.argv[1:] if argv is None else argv)))
+
+
+def _run(argv: list[str]) -> int:
+    """Parse the arguments and export; return the exit status (bad usage raises UsageError)."""
+    args = build_parser().parse_args(argv)
     try:
         directory, summary = _export(args)
     except ValueError as error:
-        sys.stderr.write(f"{PROG}: error: {error}\n")
-        return EXIT_USAGE
+        raise UsageError(str(error)) from None
     except BrokenPipeError:  # the reader stopped early (``| head``): not an error
         silence_stdout()
         return EXIT_OK
     except OSError as error:
-        reason = getattr(error, "strerror", None) or str(error)
+        reason = os_reason(error)
         where = f": {error.filename}" if getattr(error, "filename", None) else ""
         sys.stderr.write(f"{PROG}: error: cannot export{where}: {reason}\n")
         return EXIT_FAILED

@@ -11,13 +11,16 @@ from collections.abc import Sequence
 from ai.bot import close_bot
 from ai.registry import BOTS, make_bot
 from ai.tournament import BotSummary, engine_notes, markdown_table, run_tournament
-from core.record import write_atomically
+from core.files import write_atomically
 from game.argtypes import output_file
+from game.programs import Parser, guarded
+
+PROG = "mdhearts tournament"
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="mdhearts tournament",
+    parser = Parser(
+        prog=PROG,
         description="Duplicate deals, each played once per rotation of the four seats.",
     )
     parser.add_argument(
@@ -52,11 +55,11 @@ def report(summaries: Sequence[BotSummary]) -> str:
 
 def main(argv: Sequence[str]) -> int:
     """Run a tournament from command-line arguments; return the exit code."""
-    parser = _parser()
-    try:
-        args = parser.parse_args(list(argv))
-    except SystemExit as stop:
-        return int(stop.code or 0)
+    return guarded(PROG, lambda: _run(list(argv)))
+
+
+def _run(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
     lineup = [name.strip() for name in args.seats.split(",")]
     problems = []
     if len(lineup) != 4:
@@ -83,7 +86,7 @@ def main(argv: Sequence[str]) -> int:
             lineup, args.deals, args.seed, matches=args.matches, workers=args.workers or None
         )
     except KeyboardInterrupt:
-        sys.stderr.write("mdhearts tournament: stopped\n")
+        sys.stderr.write(f"{PROG}: stopped\n")
         return 130
     table = report(summaries)
     sys.stdout.write(

@@ -30,6 +30,7 @@ from core.files import (
     set_aside,
     write_atomically,
 )
+from core.text import os_reason
 
 #: A file that could not be read is renamed ``<name>.unreadable-YYYYmmdd-HHMMSS``.
 UNREADABLE_SUFFIX = ".unreadable-"
@@ -209,4 +210,4 @@ def kind_of(value: object) -> str:
 
 def reason_of(error: OSError) -> str:
     """Return the short reason of an OSError, e.g. ``Permission denied``."""
-    return error.strerror or str(error)
+    return os_reason(error)
