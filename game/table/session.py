@@ -17,7 +17,7 @@ from ai.review import Review
 from ai.think import Decision
 from core import events as ev
 from core.actions import PassAction, PlayAction
-from core.cards import POINT_CARDS_MASK, SUIT_NAMES, card_text, mask_of
+from core.cards import POINT_CARDS_MASK, SUIT_NAMES, TWO_OF_CLUBS, card_label, mask_of
 from core.controller import Controller, Result
 from core.rules import RuleSet
 from game.table.bot_requests import AsyncBots
@@ -55,7 +55,9 @@ REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
     ),
     "no_points_first_trick": lambda _: "No points on the first trick",
     "hearts_not_broken": lambda _: "Hearts are not broken",
-    "first_lead_two_of_clubs": lambda _: "The first trick must be led with the 2C",
+    "first_lead_two_of_clubs": lambda _: (
+        f"The first trick must be led with the {card_label(TWO_OF_CLUBS)}"
+    ),
     "first_lead_club": lambda _: "The first trick must be led with a club",
     "not_your_turn": lambda _: "It is not your turn yet",
     "must_pass_first": lambda _: "Pass three cards first",
@@ -63,7 +65,9 @@ REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
     "already_passed": lambda _: "You have already passed",
     "not_passing": lambda _: "The cards have been passed",
     "hand_over": lambda _: "The hand is over",
-    "card_not_held": lambda details: f"You do not hold {card_text(cast(int, details['card']))}",
+    "card_not_held": lambda details: (
+        f"You do not hold the {card_label(cast(int, details['card']))}"
+    ),
     "nothing_to_undo": lambda _: "Nothing to undo in this hand",
     "nothing_to_redo": lambda _: "Nothing to redo",
 }

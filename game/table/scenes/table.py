@@ -23,6 +23,7 @@ from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
 from game.table.header import header_text, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
+from game.table.layout import LIFT
 from game.table.scene import Scene, register
 from game.table.session import (
     HUMAN_SEAT,
@@ -35,6 +36,7 @@ from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
+from game.table.wording import breaking_hearts, with_verb
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -47,8 +49,9 @@ AUTO_PLAY_DELAY = 0.35
 WARM_BUDGET_S = 0.004
 #: How long a "+N points" rises over a name plate after a trick is taken.
 GAIN_SECONDS = 1.4
-#: The ring around the card the keyboard is on, and its dark outer edge.
-FOCUS_RING = theme.ACCENT
+#: The ring around the card pointed at (by the keys or the mouse), and its dark outer edge:
+#: white, unlike the gold of the cards chosen to pass, which are raised.
+FOCUS_RING = (250, 250, 250)
 FOCUS_EDGE = (20, 20, 20)
 #: Steps per second of the dots after a thinking bot's name.
 THINKING_DOTS_PER_S = 3
@@ -178,18 +181,18 @@ class TableScene(Scene):
         elif name == "play" and isinstance(value, ev.CardPlayed):
             sounds.play("play")
             if value.card == QUEEN_OF_SPADES:
-                self.say(f"{self.seat_name(value.seat)} plays the {card_label(value.card)}")
-        elif name == "hearts_broken":
+                self.say(f"{self.seat_does(value.seat, 'plays')} the {card_label(value.card)}")
+        elif name == "hearts_broken" and isinstance(value, ev.HeartsBroken):
             sounds.play("hearts_broken")
-            self.say("Hearts are broken")
+            self.say(breaking_hearts(value.card))
         elif name == "collect":
             sounds.play("sweep")
         elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
             self._add_gain(value.seat, value.points)
             if QUEEN_OF_SPADES in value.cards:
-                taker = self.seat_name(value.seat)
-                self.say(f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
-                self.moment("queen", f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
+                taken = f"{self.seat_does(value.seat, 'takes')} the {card_label(QUEEN_OF_SPADES)}"
+                self.say(taken)
+                self.moment("queen", taken)
         elif name == "hand_scored" and isinstance(value, ev.HandScored):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
@@ -272,7 +275,7 @@ class TableScene(Scene):
     def _travel(self, result: Result) -> bool:
         """Show the position an undo or redo led to at once and keep it saved; or say why not."""
         if not result.ok:
-            self.say(result.error or "Nothing to do")
+            self.say(player_message(result, result.error or "Nothing to do"))
             return False
         self.view.sync(self.session.controller)
         self.session.take_events()
@@ -345,6 +348,10 @@ class TableScene(Scene):
         """Return the name shown for a seat."""
         person = self.app.settings.player_name if self.session.person_plays else None
         return seat_label(seat, self.session.bot_names.get(seat, ""), person)
+
+    def seat_does(self, seat: int, verb: str) -> str:
+        """Return a seat's name with ``verb`` agreeing with it: "You take", "West (hard) takes"."""
+        return with_verb(self.seat_name(seat), verb)
 
     # -- hands and matches ending ---------------------------------------------------------
 
@@ -433,7 +440,7 @@ class TableScene(Scene):
         elif winner == HUMAN_SEAT:
             self.moment("won", "You win the match!", "Lowest score at the end", then=result)
         else:
-            self.moment("lost", f"{self.seat_name(winner)} wins the match", then=result)
+            self.moment("lost", f"{self.seat_does(winner, 'wins')} the match", then=result)
 
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
@@ -461,15 +468,19 @@ class TableScene(Scene):
         return [d for d in self.view.cards(self._lifted()) if d.card in hand and not d.small]
 
     def _lifted(self) -> set[int]:
-        lifted = set(self.selected)
-        hover = self._focus_card() if self.keyboard_focus else self.hover
-        if (
-            hover is not None
-            and self._ready_for_person()
-            and (self.session.person_must_pass or hover in self.session.legal_cards())
-        ):
-            lifted.add(hover)
-        return lifted
+        """Return the person's cards drawn raised: those chosen to pass and those just
+        received. A card pointed at is ringed, never raised, so it never looks chosen."""
+        return set(self.selected) | self.view.shown.received
+
+    def _pointed(self) -> int | None:
+        """Return the card pointed at by the keys (or the mouse) that a click or Enter would
+        use now: one to choose while passing, a playable one on the person's turn."""
+        card = self._focus_card() if self.keyboard_focus else self.hover
+        if card is None or not self._ready_for_person():
+            return None
+        if self.session.person_must_pass or card in self.session.legal_cards():
+            return card
+        return None
 
     def handle(self, event: pygame.event.Event) -> None:
         """Mouse and keyboard play."""
@@ -479,6 +490,7 @@ class TableScene(Scene):
             self.hover = self.card_at(event.pos)
             self.keyboard_focus = False
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.view.put_down_received()
             self._click(event.pos, event)
         elif event.type == pygame.KEYDOWN:
             self._key(event)
@@ -650,7 +662,7 @@ class TableScene(Scene):
 
         ``0`` while cards move, points rise, a hint is awaited, or a bot's move or an owed
         summary waits for the next update; else the nearest of a message's end, the next step
-        of the thinking dots, the end of the received cards' glow and a forced card's play.
+        of the thinking dots and a forced card's play.
         """
         session = self.session
         awaiting_hint = self.show_analysis and session.hint is None
@@ -831,6 +843,7 @@ class TableScene(Scene):
         hand = set(self.view.shown.hand)
         hint_cards = set(action_cards(session.hint.action)) if session.hint else set()
         faces = self._watched_faces()
+        pointed = self._pointed()
         for drawn in self.view.cards(self._lifted()):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
@@ -860,17 +873,38 @@ class TableScene(Scene):
                 surface.blit(art.outline((120, 180, 255)), rect)
             elif dim_illegal and card not in legal:
                 surface.blit(self._dim(art), rect)
-            if self.keyboard_focus and card == self._focus_card():
+            if card == pointed:
                 self._draw_focus_ring(surface, rect)
+        if pointed is not None:
+            self._draw_pointer(surface, pointed)
 
     def _draw_focus_ring(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """Ring the card the keyboard is on, just outside its edge: gold edged with dark, so it
+        """Ring the card pointed at, just outside its edge: white edged with dark, so it
         shows on cards and on the felt."""
         thickness = max(3, rect.width // 24)
         radius = max(4, rect.width // 12)
         for colour, grow in ((FOCUS_EDGE, 2 * thickness), (FOCUS_RING, thickness)):
             ring = rect.inflate(2 * grow, 2 * grow)
             pygame.draw.rect(surface, colour, ring, thickness, border_radius=radius + grow)
+
+    def _draw_pointer(self, surface: pygame.Surface, card: int) -> None:
+        """Draw a marker pointing down at the card pointed at, above where a chosen card rises,
+        over the part of the card left uncovered by the next one."""
+        layout = self.app.layout
+        hand = self.view.shown.hand
+        spots = self.view.hand_targets()
+        if card not in spots:
+            return
+        width, height = layout.card_size
+        x, y = spots[card]
+        index = hand.index(card)
+        step = spots[hand[index + 1]][0] - x if index + 1 < len(hand) else width
+        centre_x = round(x - width / 2 + min(width, step) / 2)
+        tip = round(y - height / 2 - height * LIFT - layout.px(6))
+        half = max(7, width // 6)
+        points = [(centre_x - half, tip - half), (centre_x + half, tip - half), (centre_x, tip)]
+        pygame.draw.polygon(surface, FOCUS_RING, points)
+        pygame.draw.polygon(surface, FOCUS_EDGE, points, max(1, half // 5))
 
     def _focus_card(self) -> int | None:
         hand = self.view.shown.hand
