@@ -91,6 +91,12 @@ class TableView:
         return self.timeline.idle
 
     @property
+    def dealing_or_exchanging(self) -> bool:
+        """Return whether the cards shown are being dealt or passed (no trick is played)."""
+        beat = self.timeline.current
+        return beat is not None and beat.name in ("deal", "pass", "turn")
+
+    @property
     def waiting_for_click(self) -> bool:
         """Return whether a finished trick waits for a click to be collected."""
         beat = self.timeline.current
@@ -187,7 +193,8 @@ class TableView:
                     self._glides[key] = (deal_seconds * 0.5, order * stagger, self.layout.centre)
             self.on_cue("deal", event.hand_number)
 
-        self.timeline.add(Beat(deal_seconds + 52 * duration("deal_stagger", self.speed), start))
+        seconds = deal_seconds + 52 * duration("deal_stagger", self.speed)
+        self.timeline.add(Beat(seconds, start, name="deal"))
 
     def _hand_key(self, seat: int, index: int, hand: list[int]) -> Key:
         if seat == self.face_up_seat:

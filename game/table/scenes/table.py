@@ -21,7 +21,7 @@ from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
-from game.table.header import header_text, turn_words
+from game.table.header import header_text, seat_to_play, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
 from game.table.layout import LIFT
 from game.table.scene import Scene, register
@@ -103,17 +103,15 @@ class TableScene(Scene):
         self.moments_showing = 0
         self.after_moments: list[Callable[[], None]] = []
         self.clock = 0.0
-        #: Whose turn the header says; it follows the match when the table has caught up.
-        self.turn = ""
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
         #: While watching, whether the bots' hands are shown face up.
         self.show_all_hands = False
-        self.hint_button = Button("Hint", self.hint)
+        self.hint_button = Button("Hint", self.hint, why_not=self.hint)
         self.hands_button = Button("Show hands", self.toggle_hands)
         self.buttons = [
             Button("Menu", self.open_menu),
-            Button("Undo", self.undo),
-            Button("Redo", self.redo),
+            Button("Undo", self.undo, why_not=self.undo),
+            Button("Redo", self.redo, why_not=self.redo),
             self.hint_button if session.person_plays else self.hands_button,
             Button("Scores", self.open_scores),
             Button("Last trick", self.open_last_trick),
@@ -597,8 +595,6 @@ class TableScene(Scene):
             answered = text == THINKING and session.hint is not None
             self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
-        if self.view.idle:
-            self.turn = turn_words(self.session, self.seat_name)
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
@@ -726,9 +722,32 @@ class TableScene(Scene):
             )
 
     def header(self) -> str:
-        """Return the top bar's words: the hand, then the pass or whose turn it is."""
-        passing = self.session.phase == "pass" or self.view.shown.passing
-        return header_text(self.view.shown, passing, self.turn)
+        """Return the top bar's words: the hand, then the pass or whose turn the table shows."""
+        shown = self.view.shown
+        if self.session.phase == "pass" or shown.passing or self.view.dealing_or_exchanging:
+            return header_text(shown, shown.direction != "hold", "")
+        turn = turn_words(shown, self._first_leader(), self.seat_name, self.session.person_plays)
+        return header_text(shown, False, turn)
+
+    def _first_leader(self) -> int | None:
+        """Return the seat that leads this hand's first trick, once the play has begun."""
+        controller = self.session.controller
+        if controller.phase not in ("play", "hand_over", "match_over"):
+            return None
+        tricks = controller.tricks
+        if tricks:
+            return tricks[0].leader
+        return controller.seats_to_act[0] if controller.seats_to_act else None
+
+    def _seats_shown_to_act(self) -> set[int]:
+        """Return the seats the table shows as to act: those still passing, or the seat whose
+        card the shown trick waits for."""
+        session = self.session
+        shown = self.view.shown
+        if session.phase == "pass" or shown.passing or self.view.dealing_or_exchanging:
+            return set(session.controller.seats_to_act) if self.view.idle else set()
+        turn = seat_to_play(shown, self._first_leader())
+        return set() if turn is None else {turn[0]}
 
     def _draw_top_bar(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
@@ -753,7 +772,7 @@ class TableScene(Scene):
         layout = self.app.layout
         shown = self.view.shown
         thinking = self.session.thinking_seats()
-        to_act = set(self.session.controller.seats_to_act) if self.view.idle else set()
+        to_act = self._seats_shown_to_act()
         for seat, rect in enumerate(layout.name_plates):
             active = seat in to_act
             border = theme.ACCENT if active else theme.PANEL_BORDER
