@@ -19,8 +19,9 @@ from core.cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
 from game.table.bot_requests import InlineBots
 from game.table.hint_panel import EXPLANATION, THINKING, hint_lines
 from game.table.layout import LIFT, MIN_TEXT_PX, compute_layout
+from game.table.pointer import FOCUS_RING
 from game.table.scenes.summary import HandSummary
-from game.table.scenes.table import FOCUS_RING, TableScene
+from game.table.scenes.table import TableScene
 from game.table.session import Hint
 from game.tools.scripted import ScriptedTable
 

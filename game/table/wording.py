@@ -31,3 +31,12 @@ def breaking_hearts(card: int) -> str:
     if suit_of(card) == HEARTS:
         return "Hearts are broken"
     return f"The {card_label(card)} breaks hearts"
+
+
+def plate_points(taken: int, total: int) -> str:
+    """Return a name plate's numbers with what they are: the points taken this hand, if any,
+    then the match total before it ("+3 · 12 pts", "12 pts"), with true minus signs."""
+    points = f"{'−' if total < 0 else ''}{abs(total)} pts"
+    if not taken:
+        return points
+    return f"{'+' if taken > 0 else '−'}{abs(taken)} · {points}"

@@ -23,7 +23,7 @@ from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
 from game.table.header import header_text, seat_to_play, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
-from game.table.layout import LIFT
+from game.table.pointer import draw_focus_ring, draw_pointer
 from game.table.scene import Scene, register
 from game.table.session import (
     HUMAN_SEAT,
@@ -36,7 +36,7 @@ from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
-from game.table.wording import breaking_hearts, with_verb
+from game.table.wording import breaking_hearts, plate_points, with_verb
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -49,10 +49,8 @@ AUTO_PLAY_DELAY = 0.35
 WARM_BUDGET_S = 0.004
 #: How long a "+N points" rises over a name plate after a trick is taken.
 GAIN_SECONDS = 1.4
-#: The ring around the card pointed at (by the keys or the mouse), and its dark outer edge:
-#: white, unlike the gold of the cards chosen to pass, which are raised.
-FOCUS_RING = (250, 250, 250)
-FOCUS_EDGE = (20, 20, 20)
+#: Keys kept while cards move and acted on once they have landed: the score sheet, the last trick.
+WAITING_KEYS = (pygame.K_s, pygame.K_l)
 #: Steps per second of the dots after a thinking bot's name.
 THINKING_DOTS_PER_S = 3
 
@@ -103,6 +101,8 @@ class TableScene(Scene):
         self.moments_showing = 0
         self.after_moments: list[Callable[[], None]] = []
         self.clock = 0.0
+        #: Keys pressed while cards moved (or a moment showed), acted on once the table is still.
+        self.keys_waiting: list[pygame.event.Event] = []
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
         #: While watching, whether the bots' hands are shown face up.
         self.show_all_hands = False
@@ -171,6 +171,7 @@ class TableScene(Scene):
         if name == "deal":
             sounds.play("deal")
             self.selected.clear()
+            self.keys_waiting.clear()
             self.gains.clear()
             self.rushing = False
             self.view.speed = self.app.settings.speed
@@ -519,6 +520,8 @@ class TableScene(Scene):
             self.redo()
         elif key == pygame.K_h:
             self.hint()
+        elif key in WAITING_KEYS and self._keep_for_later(event):
+            return
         elif key == pygame.K_s:
             self.open_scores()
         elif key == pygame.K_f and not self.session.person_plays:
@@ -551,6 +554,23 @@ class TableScene(Scene):
                 card = self._focused()
                 if card is not None:
                     self.click_card(card)
+
+    def _keep_for_later(self, event: pygame.event.Event) -> bool:
+        """Keep S or L pressed while cards move, to act on once they have landed (the score
+        sheet then counts the trick just taken; the last trick is the one just swept); return
+        whether it was kept."""
+        if self.view.idle or (event.key == pygame.K_s and self.view.waiting_for_click):
+            return False
+        self.keys_waiting.append(event)
+        return True
+
+    def key_after_skip(self, event: pygame.event.Event) -> None:
+        """Keep a command key (S, L, H, M) that skipped a moment, to act on it afterwards."""
+        if (
+            event.key in (*WAITING_KEYS, pygame.K_h, pygame.K_m)
+            and not event.mod & pygame.KMOD_CTRL
+        ):
+            self.keys_waiting.append(event)
 
     def _focused(self) -> int | None:
         hand = self.view.shown.hand
@@ -595,6 +615,8 @@ class TableScene(Scene):
             answered = text == THINKING and session.hint is not None
             self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
+        if self.keys_waiting and self.view.idle and self.app.stack.top is self:
+            self._key(self.keys_waiting.pop(0))
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
@@ -656,13 +678,15 @@ class TableScene(Scene):
     def frame_due_in(self) -> float | None:
         """Return how soon the table's picture changes by itself (see ``Scene.frame_due_in``).
 
-        ``0`` while cards move, points rise, a hint is awaited, or a bot's move or an owed
-        summary waits for the next update; else the nearest of a message's end, the next step
-        of the thinking dots and a forced card's play.
+        ``0`` while cards move, points rise, a hint is awaited, or a bot's move, a kept key or
+        an owed summary waits for the next update; else the nearest of a message's end, the
+        next step of the thinking dots and a forced card's play.
         """
         session = self.session
         awaiting_hint = self.show_analysis and session.hint is None
         if self.summary_due is not None or self.gains or awaiting_hint:
+            return 0.0
+        if self.keys_waiting and self.view.idle:
             return 0.0
         if self.view.idle and session.has_ready_move():
             return 0.0
@@ -781,6 +805,15 @@ class TableScene(Scene):
             if seat in thinking:
                 name += " " + "·" * (1 + int(self.clock * THINKING_DOTS_PER_S) % 3)
             px = layout.text(15)
+            colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
+            score = draw_text(
+                surface,
+                self.plate_score(seat),
+                px,
+                colour,
+                midright=(rect.right - layout.px(10), rect.centery),
+                max_width=rect.width // 2,
+            )
             draw_text(
                 surface,
                 name,
@@ -788,17 +821,13 @@ class TableScene(Scene):
                 theme.ACCENT if active else theme.TEXT,
                 bold=active,
                 midleft=(rect.left + layout.px(10), rect.centery),
-                max_width=rect.width - layout.px(74),
+                max_width=score.left - rect.left - layout.px(18),
             )
-            score = f"{shown.taken[seat]} · {shown.totals[seat]}"
-            colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
-            draw_text(
-                surface,
-                score,
-                px,
-                colour,
-                midright=(rect.right - layout.px(10), rect.centery),
-            )
+
+    def plate_score(self, seat: int) -> str:
+        """Return a name plate's numbers with what they are ("+3 · 12 pts", ``plate_points``)."""
+        shown = self.view.shown
+        return plate_points(shown.taken[seat], shown.totals[seat])
 
     def _draw_gains(self, surface: pygame.Surface) -> None:
         for image, rect in self._gain_labels():
@@ -893,37 +922,9 @@ class TableScene(Scene):
             elif dim_illegal and card not in legal:
                 surface.blit(self._dim(art), rect)
             if card == pointed:
-                self._draw_focus_ring(surface, rect)
+                draw_focus_ring(surface, rect)
         if pointed is not None:
-            self._draw_pointer(surface, pointed)
-
-    def _draw_focus_ring(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """Ring the card pointed at, just outside its edge: white edged with dark, so it
-        shows on cards and on the felt."""
-        thickness = max(3, rect.width // 24)
-        radius = max(4, rect.width // 12)
-        for colour, grow in ((FOCUS_EDGE, 2 * thickness), (FOCUS_RING, thickness)):
-            ring = rect.inflate(2 * grow, 2 * grow)
-            pygame.draw.rect(surface, colour, ring, thickness, border_radius=radius + grow)
-
-    def _draw_pointer(self, surface: pygame.Surface, card: int) -> None:
-        """Draw a marker pointing down at the card pointed at, above where a chosen card rises,
-        over the part of the card left uncovered by the next one."""
-        layout = self.app.layout
-        hand = self.view.shown.hand
-        spots = self.view.hand_targets()
-        if card not in spots:
-            return
-        width, height = layout.card_size
-        x, y = spots[card]
-        index = hand.index(card)
-        step = spots[hand[index + 1]][0] - x if index + 1 < len(hand) else width
-        centre_x = round(x - width / 2 + min(width, step) / 2)
-        tip = round(y - height / 2 - height * LIFT - layout.px(6))
-        half = max(7, width // 6)
-        points = [(centre_x - half, tip - half), (centre_x + half, tip - half), (centre_x, tip)]
-        pygame.draw.polygon(surface, FOCUS_RING, points)
-        pygame.draw.polygon(surface, FOCUS_EDGE, points, max(1, half // 5))
+            draw_pointer(surface, self.app.layout, self.view.hand_targets(), pointed)
 
     def _focus_card(self) -> int | None:
         hand = self.view.shown.hand
