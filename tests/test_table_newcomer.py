@@ -160,6 +160,8 @@ def test_the_top_bar_says_what_the_table_shows(drivers: MakeDriver) -> None:
 
     scripted.run_until(lambda: check() or isinstance(driver.top, HandSummary))
     assert seen == {"trick", "turn"}
+    for words in ("to play", "Your turn", "lead"):  # nobody is to play a hand played out
+        assert words not in table.header(), table.header()
 
 
 # -- 8: the Q♠ breaks hearts --------------------------------------------------------------

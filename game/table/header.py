@@ -42,8 +42,8 @@ def seat_to_play(shown: Shown, first_leader: int | None) -> tuple[int, bool] | N
         return None
     if shown.trick:
         return (shown.trick[-1][0] + 1) % 4, False
-    if not shown.hand and not any(shown.counts):
-        return None
+    if not shown.hand and not any(shown.counts[seat] for seat in range(4) if seat != HUMAN_SEAT):
+        return None  # the hand is played out (the face-up seat's cards are ``shown.hand``)
     leader = shown.last_winner if shown.last_winner is not None else first_leader
     return None if leader is None else (leader, True)
 
