@@ -148,14 +148,15 @@ class Controller:
         """Take back moves until one of ``seats`` has its last move of this hand taken back.
 
         The moves after it go too, so those seats decide again; with no seats given, the whole
-        hand is taken back. Refused (``nothing_to_undo``) when no such move is in this hand.
+        hand is taken back. Refused (``nothing_to_undo``) when no such move is in this hand, and
+        when that move is a pass and the cards have been exchanged: the seat has seen what it
+        received, and would pass again knowing it (``details["exchanged"]`` is then True).
         """
-        if self._match is None:
-            return refused("no match in progress", "no_match")
-        actions = self._match.hands[-1].actions
+        refusal = self._undo_refusal(seats)
+        if refusal is not None:
+            return refusal
+        actions = self._require_match().hands[-1].actions
         wanted = set(seats)
-        if not actions or (wanted and not any(action.seat in wanted for action in actions)):
-            return refused("nothing to undo in this hand", "nothing_to_undo")
         undone: list[ev.Event] = []
         while actions:
             action = actions[-1]
@@ -163,6 +164,28 @@ class Controller:
             if action.seat in wanted:
                 break
         return Result(True, tuple(undone))
+
+    def can_undo_until(self, seats: Collection[int]) -> bool:
+        """Return whether ``undo_until(seats)`` would take something back."""
+        return self._undo_refusal(seats) is None
+
+    def _undo_refusal(self, seats: Collection[int]) -> Result | None:
+        """Return why ``undo_until(seats)`` is refused now, or None when it may go ahead."""
+        if self._match is None:
+            return refused("no match in progress", "no_match")
+        actions = self._match.hands[-1].actions
+        wanted = set(seats)
+        mine = [action for action in actions if action.seat in wanted]
+        if not actions or (wanted and not mine):
+            return refused("nothing to undo in this hand", "nothing_to_undo")
+        exchanged = self._hand is not None and self._hand.phase != "pass"
+        if mine and isinstance(mine[-1], PassAction) and exchanged:
+            return refused(
+                "a pass cannot be taken back once the cards are exchanged",
+                "nothing_to_undo",
+                exchanged=True,
+            )
+        return None
 
     def redo(self) -> Result:
         """Apply again the last action taken back by undo."""

@@ -189,7 +189,7 @@ def test_cards_are_accepted_in_any_case_and_with_10(run: Cli) -> None:
 
 def test_undo_goes_back_before_the_human_move_and_redo_replays_it(run: Cli) -> None:
     before_play = _to_play_phase(run)
-    assert before_play["can_undo"] is True
+    assert before_play["can_undo"] is False  # the pass stays once the cards are exchanged
     after_play = _step(run)
     undone = run.json("undo")
     assert {e["type"] for e in undone["events"]} == {"action_undone"}
@@ -206,10 +206,9 @@ def test_undo_of_the_pass_and_nothing_left_to_undo(run: Cli) -> None:
     fresh = run.json("new", "--seed", "8")
     assert fresh["can_undo"] is False  # only the bots have passed
     assert "nothing to undo" in run.refused("undo")
-    run.json("pass", *fresh["hand"][:3])
-    undone = run.json("undo")
-    assert undone["phase"] == "pass" and undone["hand"] == fresh["hand"]
-    assert "nothing to undo" in run.refused("undo")
+    passed = run.json("pass", *fresh["hand"][:3])
+    assert passed["can_undo"] is False  # the cards were exchanged: the pass stays
+    assert "cannot be taken back once the cards are exchanged" in run.refused("undo")
 
 
 def test_a_new_move_after_undo_clears_redo(run: Cli) -> None:

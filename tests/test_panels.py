@@ -1,7 +1,7 @@
 """The table's panels, header and scaling, on the real table at several window sizes.
 
 The hint panel hides nothing and explains itself; the header says whose turn it is; the
-keyboard's card is raised and ringed; the hand summary shows every point card whole; no
+card pointed at is ringed, not raised; the hand summary shows every point card whole; no
 message bar shows beside a dialog; small and tall windows get readable cards and text.
 """
 
@@ -19,8 +19,9 @@ from core.cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
 from game.table.bot_requests import InlineBots
 from game.table.hint_panel import EXPLANATION, THINKING, hint_lines
 from game.table.layout import LIFT, MIN_TEXT_PX, compute_layout
+from game.table.pointer import FOCUS_RING
 from game.table.scenes.summary import HandSummary
-from game.table.scenes.table import FOCUS_RING, TableScene
+from game.table.scenes.table import TableScene
 from game.table.session import Hint
 from game.tools.scripted import ScriptedTable
 
@@ -239,7 +240,7 @@ def test_the_header_says_whose_turn_it_is(drivers: MakeDriver) -> None:
     assert {"lead", "turn", "leads", "play"} <= seen, seen
 
 
-def test_the_keyboard_card_is_raised_and_ringed(drivers: MakeDriver) -> None:
+def test_the_keyboard_card_is_ringed_not_raised(drivers: MakeDriver) -> None:
     driver = drivers()
     scripted = ScriptedTable(driver.app, seed=7)
     assert scripted.at_mid_trick(2)
@@ -248,8 +249,8 @@ def test_the_keyboard_card_is_raised_and_ringed(drivers: MakeDriver) -> None:
     focused = table._focus_card()
     assert focused is not None and focused in table.session.legal_cards()
     drawn = {d.card: d for d in table.view.cards(table._lifted()) if d.card is not None}
-    resting = driver.app.layout.hand_area.centery
-    assert drawn[focused].centre[1] < resting - 10, "the focused card is not raised"
+    resting = table.view.hand_targets()[focused][1]
+    assert abs(drawn[focused].centre[1] - resting) < 1, "the focused card is raised"
     rect = card_rect(drawn[focused].centre, driver.app.layout.card_size)
     driver.app.draw()
     assert driver.app.screen.get_at((rect.centerx, rect.top - 1))[:3] == FOCUS_RING

@@ -32,7 +32,7 @@ REFUSALS = {
     *(f"You must follow suit: play a {suit}" for suit in ("club", "diamond", "spade", "heart")),
     "No points on the first trick",
     "Hearts are not broken",
-    "The first trick must be led with the 2C",
+    "The first trick must be led with the 2♣",
 }
 
 

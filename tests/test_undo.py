@@ -89,3 +89,34 @@ def test_redo_until_is_refused_with_nothing_to_redo() -> None:
     controller = started()
     result = controller.redo_until([0])
     assert not result.ok and result.reason == "nothing_to_redo"
+
+
+def test_undo_until_never_takes_back_a_pass_once_the_cards_are_exchanged() -> None:
+    controller = started()
+    before = actions(controller)
+    result = controller.undo_until([0])
+    assert not result.ok and result.reason == "nothing_to_undo"
+    assert result.details.get("exchanged") is True
+    assert "exchanged" in (result.error or "")
+    assert not controller.can_undo_until([0])
+    assert actions(controller) == before
+    while controller.seats_to_act != [0]:
+        play(controller, 1)
+    card = controller.legal_cards(0)[0]
+    assert controller.play_card(0, card).ok
+    assert controller.can_undo_until([0])
+    assert controller.undo_until([0]).ok
+    assert card in controller.hand(0)
+    assert not controller.undo_until([0]).ok  # and no further than the exchange
+    assert controller.undo_until([]).ok  # the whole hand, for no seat in particular
+    assert actions(controller) == []
+
+
+def test_undo_until_takes_back_a_pass_before_the_exchange() -> None:
+    controller = Controller()
+    assert controller.new_match(seed=8).ok
+    assert controller.submit_pass(0, controller.hand(0)[:3]).ok
+    assert controller.submit_pass(1, controller.hand(1)[:3]).ok
+    assert controller.can_undo_until([0])
+    assert controller.undo_until([0]).ok
+    assert actions(controller) == []

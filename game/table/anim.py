@@ -20,7 +20,6 @@ DURATIONS = {
     "collect": 0.38,
     "pass": 0.55,
     "turn": 0.2,
-    "received_glow": 1.6,
     "resort": 0.25,
     "toast": 2.6,
 }

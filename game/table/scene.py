@@ -47,6 +47,10 @@ class Scene:
     def update(self, dt: float) -> None:
         """Move time on by ``dt`` seconds."""
 
+    def key_after_skip(self, event: pygame.event.Event) -> None:
+        """Take a key that skipped an animation shown over this screen (a moment): by default
+        skipping was all it did; a screen may keep it to act on afterwards."""
+
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the scene; never changes state."""
 

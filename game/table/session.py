@@ -17,7 +17,7 @@ from ai.review import Review
 from ai.think import Decision
 from core import events as ev
 from core.actions import PassAction, PlayAction
-from core.cards import POINT_CARDS_MASK, SUIT_NAMES, card_text, mask_of
+from core.cards import POINT_CARDS_MASK, SUIT_NAMES, TWO_OF_CLUBS, card_label, mask_of
 from core.controller import Controller, Result
 from core.rules import RuleSet
 from game.table.bot_requests import AsyncBots
@@ -55,7 +55,9 @@ REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
     ),
     "no_points_first_trick": lambda _: "No points on the first trick",
     "hearts_not_broken": lambda _: "Hearts are not broken",
-    "first_lead_two_of_clubs": lambda _: "The first trick must be led with the 2C",
+    "first_lead_two_of_clubs": lambda _: (
+        f"The first trick must be led with the {card_label(TWO_OF_CLUBS)}"
+    ),
     "first_lead_club": lambda _: "The first trick must be led with a club",
     "not_your_turn": lambda _: "It is not your turn yet",
     "must_pass_first": lambda _: "Pass three cards first",
@@ -63,8 +65,14 @@ REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
     "already_passed": lambda _: "You have already passed",
     "not_passing": lambda _: "The cards have been passed",
     "hand_over": lambda _: "The hand is over",
-    "card_not_held": lambda details: f"You do not hold {card_text(cast(int, details['card']))}",
-    "nothing_to_undo": lambda _: "Nothing to undo in this hand",
+    "card_not_held": lambda details: (
+        f"You do not hold the {card_label(cast(int, details['card']))}"
+    ),
+    "nothing_to_undo": lambda details: (
+        "Your pass cannot be taken back: the cards have been exchanged"
+        if details.get("exchanged")
+        else "Nothing to undo in this hand"
+    ),
     "nothing_to_redo": lambda _: "Nothing to redo",
 }
 
@@ -199,27 +207,26 @@ class TableSession:
 
     @property
     def can_undo(self) -> bool:
-        """Return whether undo has a move to take back: one of the person's in this hand (in
-        watch mode, any move)."""
-        match = self.controller.match
-        if match is None:
+        """Return whether undo has a move to take back: one of the person's in this hand, but
+        not a pass whose cards were exchanged (in watch mode, any move)."""
+        if self.controller.match is None:
             return False
-        actions = match.hands[-1].actions
         if not self.person_plays:
-            return bool(actions)
-        return any(action.seat == HUMAN_SEAT for action in actions)
+            return self.controller.can_undo
+        return self.controller.can_undo_until([HUMAN_SEAT])
 
     def undo(self) -> Result:
-        """Take back moves up to and including the person's last one (the bots' after it too).
+        """Take back moves up to and including the person's last one (the bots' after it too);
+        never a pass once the cards are exchanged (``Controller.undo_until``).
 
         In watch mode one move is taken back.
         """
-        if not self.can_undo:
-            return Result(False, error="Nothing to undo in this hand", reason="nothing_to_undo")
         if self.person_plays:
             result = self.controller.undo_until([HUMAN_SEAT])
         else:
             result = self.controller.undo()
+        if not result.ok:
+            return result
         self._drop_requests()
         self.events.extend(result.events)
         return result

@@ -81,7 +81,6 @@ class TableView:
         self.timeline = Timeline()
         self._motions: dict[Key, Motion] = {}
         self._glides: dict[Key, tuple[float, float, Point | None]] = {}
-        self._glow_left = 0.0
         self._lifted: set[int] = set()
 
     # -- following the match --------------------------------------------------------------
@@ -90,6 +89,12 @@ class TableView:
     def idle(self) -> bool:
         """Return whether every event has been shown."""
         return self.timeline.idle
+
+    @property
+    def dealing_or_exchanging(self) -> bool:
+        """Return whether the cards shown are being dealt or passed (no trick is played)."""
+        beat = self.timeline.current
+        return beat is not None and beat.name in ("deal", "pass", "turn")
 
     @property
     def waiting_for_click(self) -> bool:
@@ -149,7 +154,7 @@ class TableView:
             elif isinstance(event, ev.CardPlayed):
                 self._queue_play(event)
             elif isinstance(event, ev.HeartsBroken):
-                self.timeline.add(Beat(0.0, self._hearts_broken))
+                self.timeline.add(Beat(0.0, partial(self._hearts_broken, event)))
             elif isinstance(event, ev.TrickWon):
                 self._queue_trick_won(event)
             elif isinstance(event, ev.HandScored):
@@ -188,7 +193,8 @@ class TableView:
                     self._glides[key] = (deal_seconds * 0.5, order * stagger, self.layout.centre)
             self.on_cue("deal", event.hand_number)
 
-        self.timeline.add(Beat(deal_seconds + 52 * duration("deal_stagger", self.speed), start))
+        seconds = deal_seconds + 52 * duration("deal_stagger", self.speed)
+        self.timeline.add(Beat(seconds, start, name="deal"))
 
     def _hand_key(self, seat: int, index: int, hand: list[int]) -> Key:
         if seat == self.face_up_seat:
@@ -241,7 +247,6 @@ class TableView:
             shown = self.shown
             shown.arriving.clear()
             shown.received = set(received)
-            self._glow_left = duration("received_glow", self.speed) or 0.8
 
         self.timeline.add(Beat(seconds, send, name="pass"))
         self.timeline.add(Beat(duration("turn", self.speed), land, name="turn"))
@@ -267,14 +272,15 @@ class TableView:
                 self._glides[key] = (seconds, 0.0, self.layout.seat_anchor(event.seat))
             self._glides.setdefault(key, (seconds, 0.0, None))
             shown.trick.append((event.seat, event.card))
-            shown.received.clear()
+            if event.seat == self.face_up_seat:
+                shown.received.clear()
             self.on_cue("play", event)
 
         self.timeline.add(Beat(seconds, start, name="play"))
 
-    def _hearts_broken(self) -> None:
+    def _hearts_broken(self, event: ev.HeartsBroken) -> None:
         self.shown.hearts_broken = True
-        self.on_cue("hearts_broken", None)
+        self.on_cue("hearts_broken", event)
 
     def _queue_trick_won(self, event: ev.TrickWon) -> None:
         hold = duration("trick_hold", self.speed)
@@ -313,10 +319,10 @@ class TableView:
         self.timeline.advance(dt)
         for motion in self._motions.values():
             motion.advance(dt)
-        if self._glow_left > 0:
-            self._glow_left -= dt
-            if self._glow_left <= 0:
-                self.shown.received.clear()
+
+    def put_down_received(self) -> None:
+        """Stop marking the cards received in the pass (the person clicked: they were seen)."""
+        self.shown.received.clear()
 
     def skip(self) -> None:
         """Finish every queued beat now (the player is in a hurry)."""
@@ -336,13 +342,12 @@ class TableView:
     def next_change_in(self) -> float | None:
         """Return how soon the shown table changes by itself, in seconds (None: it is still).
 
-        ``0`` while a beat runs or a card glides; else the time left of the received cards'
-        glow. A finished trick waiting for a click is still.
+        ``0`` while a beat runs or a card glides. A finished trick waiting for a click is still.
         """
         running = not self.timeline.idle and not self.waiting_for_click
         if running or any(not motion.done for motion in self._motions.values()):
             return 0.0
-        return self._glow_left if self._glow_left > 0 else None
+        return None
 
     # -- where the cards are --------------------------------------------------------------
 

@@ -137,9 +137,12 @@ class Button:
     enabled: bool = True
     hovered: bool = False
     primary: bool = False
+    #: Run on a click while the button is disabled, to say why it cannot be used now.
+    why_not: Callable[[], None] | None = None
 
     def handle(self, event: pygame.event.Event) -> bool:
-        """Track the mouse; run the action on a left click inside. Return whether it was used."""
+        """Track the mouse; run the action on a left click inside (``why_not`` while disabled).
+        Return whether it was used."""
         if event.type == pygame.MOUSEMOTION:
             self.hovered = self.rect.collidepoint(event.pos)
         elif (
@@ -149,6 +152,8 @@ class Button:
         ):
             if self.enabled:
                 self.action()
+            elif self.why_not is not None:
+                self.why_not()
             return True
         return False
 

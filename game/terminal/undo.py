@@ -10,20 +10,17 @@ from game.terminal.seats import autoplay, human_seats
 
 
 def can_undo(controller: Controller) -> bool:
-    """Return whether ``undo`` has something to take back: a human move in this hand."""
-    humans = human_seats(controller)
-    match = controller.match
-    actions = match.hands[-1].actions if match else []
-    if not humans:
-        return bool(actions)
-    return any(action.seat in humans for action in actions)
+    """Return whether ``undo`` has something to take back: a human move in this hand (not a
+    pass whose cards were exchanged; ``Controller.undo_until`` owns that rule)."""
+    return controller.can_undo_until(human_seats(controller))
 
 
 def undo_to_human(controller: Controller) -> list[ev.Event]:
     """Undo until a human seat's move was taken back (with no human seat: the whole hand)."""
     humans = human_seats(controller)
     result = controller.undo_until(humans)
-    if not result.ok and humans and controller.can_undo:
+    exchanged = bool(result.details.get("exchanged"))
+    if not result.ok and humans and controller.can_undo and not exchanged:
         raise CliError("nothing to undo: no human move in this hand yet")
     return checked(result)
 

@@ -30,6 +30,8 @@ class MenuItem:
     left: Callable[[], None] | None = None
     right: Callable[[], None] | None = None
     enabled: Callable[[], bool] | None = None
+    #: What a click on the item says while it cannot be chosen (greyed).
+    why_not: str = ""
 
     def text(self) -> str:
         """Return the label to show now."""
@@ -128,6 +130,10 @@ class MenuScene(Scene):
                     self.index = i
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button in (1, 3):
             for i, rect in enumerate(self._geometry()[1]):
+                greyed = self.items[i].why_not and not self.items[i].usable()
+                if rect.collidepoint(event.pos) and greyed:
+                    self.app.sounds.play("illegal")
+                    self.app.toast(self.items[i].why_not)
                 if rect.collidepoint(event.pos) and self.items[i].usable():
                     self.index = i
                     chosen = self.items[i]

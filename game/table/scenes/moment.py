@@ -142,9 +142,13 @@ class Moment(Scene):
             self.then()
 
     def handle(self, event: pygame.event.Event) -> None:
-        """A click or a key skips the moment."""
+        """A click or a key skips the moment; the screen below may keep the key."""
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
+            scenes = self.app.stack.scenes
+            below = scenes[scenes.index(self) - 1] if self in scenes[1:] else None
             self.finish()
+            if below is not None and event.type == pygame.KEYDOWN:
+                below.key_after_skip(event)
 
     def update(self, dt: float) -> None:
         """Move time on; the moment ends by itself after its length."""

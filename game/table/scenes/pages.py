@@ -34,7 +34,7 @@ HELP_LINES = [
     "Shooting the moon: take all the hearts and the Q♠ and everyone else gets 26 points.",
     "",
     "Mouse: click a card to choose or play it. Click during an animation to hurry it.",
-    "Keys: ← → pick a card, ↑ ↓ choose or put back a card to pass, Enter plays or passes, "
+    "Keys: ← → point at a card, ↑ ↓ choose or put back a card to pass, Enter plays or passes, "
     "H hint, Space plays the hint, Ctrl+Z undo, Ctrl+Y redo, S scores, L last trick, M sound, "
     "F11 or Alt+Enter fullscreen, Esc menu.",
 ]

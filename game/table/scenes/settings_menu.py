@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from core.cards import QUEEN_OF_SPADES, card_label
 from core.rules import JACK_OF_DIAMONDS_POINTS, MOON_MODES, MOON_POINTS
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
@@ -24,6 +25,8 @@ MOON_WORDS = {
 }
 #: The J♦ rule's field, its values, and that they are not in an order.
 JACK = ("jack_of_diamonds", (False, True), False)
+#: The rule that the Q♠ breaks hearts (on by default): its field, values, and no order.
+QUEEN = ("queen_breaks_hearts", (True, False), False)
 
 
 def signed(points: int) -> str:
@@ -162,6 +165,7 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         choice("Card back", "card_back", CARD_BACKS),
         rule(lambda mode: f"Shooting the moon: {MOON_WORDS[mode]}", "moon", MOON_MODES, False),
         rule(lambda on: f"J♦ counts {signed(JACK_OF_DIAMONDS_POINTS)}: {on_off(on)}", *JACK),
+        rule(lambda on: f"The {card_label(QUEEN_OF_SPADES)} breaks hearts: {on_off(on)}", *QUEEN),
         rule(lambda score: f"Match ends at: {score} points", "end_score", END_SCORES),
         replays_kept(),
         MenuItem("Done", lambda: menu.close()),

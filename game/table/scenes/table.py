@@ -21,8 +21,9 @@ from core.rules import pass_receiver
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
-from game.table.header import header_text, turn_words
+from game.table.header import header_text, seat_to_play, turn_words
 from game.table.hint_panel import THINKING, draw_hint_panel
+from game.table.pointer import draw_focus_ring, draw_pointer
 from game.table.scene import Scene, register
 from game.table.session import (
     HUMAN_SEAT,
@@ -35,6 +36,7 @@ from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
+from game.table.wording import breaking_hearts, plate_points, with_verb
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -47,9 +49,8 @@ AUTO_PLAY_DELAY = 0.35
 WARM_BUDGET_S = 0.004
 #: How long a "+N points" rises over a name plate after a trick is taken.
 GAIN_SECONDS = 1.4
-#: The ring around the card the keyboard is on, and its dark outer edge.
-FOCUS_RING = theme.ACCENT
-FOCUS_EDGE = (20, 20, 20)
+#: Keys kept while cards move and acted on once they have landed: the score sheet, the last trick.
+WAITING_KEYS = (pygame.K_s, pygame.K_l)
 #: Steps per second of the dots after a thinking bot's name.
 THINKING_DOTS_PER_S = 3
 
@@ -100,17 +101,17 @@ class TableScene(Scene):
         self.moments_showing = 0
         self.after_moments: list[Callable[[], None]] = []
         self.clock = 0.0
-        #: Whose turn the header says; it follows the match when the table has caught up.
-        self.turn = ""
+        #: Keys pressed while cards moved (or a moment showed), acted on once the table is still.
+        self.keys_waiting: list[pygame.event.Event] = []
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
         #: While watching, whether the bots' hands are shown face up.
         self.show_all_hands = False
-        self.hint_button = Button("Hint", self.hint)
+        self.hint_button = Button("Hint", self.hint, why_not=self.hint)
         self.hands_button = Button("Show hands", self.toggle_hands)
         self.buttons = [
             Button("Menu", self.open_menu),
-            Button("Undo", self.undo),
-            Button("Redo", self.redo),
+            Button("Undo", self.undo, why_not=self.undo),
+            Button("Redo", self.redo, why_not=self.redo),
             self.hint_button if session.person_plays else self.hands_button,
             Button("Scores", self.open_scores),
             Button("Last trick", self.open_last_trick),
@@ -170,6 +171,7 @@ class TableScene(Scene):
         if name == "deal":
             sounds.play("deal")
             self.selected.clear()
+            self.keys_waiting.clear()
             self.gains.clear()
             self.rushing = False
             self.view.speed = self.app.settings.speed
@@ -178,18 +180,18 @@ class TableScene(Scene):
         elif name == "play" and isinstance(value, ev.CardPlayed):
             sounds.play("play")
             if value.card == QUEEN_OF_SPADES:
-                self.say(f"{self.seat_name(value.seat)} plays the {card_label(value.card)}")
-        elif name == "hearts_broken":
+                self.say(f"{self.seat_does(value.seat, 'plays')} the {card_label(value.card)}")
+        elif name == "hearts_broken" and isinstance(value, ev.HeartsBroken):
             sounds.play("hearts_broken")
-            self.say("Hearts are broken")
+            self.say(breaking_hearts(value.card))
         elif name == "collect":
             sounds.play("sweep")
         elif name == "trick_taken" and isinstance(value, ev.TrickWon) and value.points:
             self._add_gain(value.seat, value.points)
             if QUEEN_OF_SPADES in value.cards:
-                taker = self.seat_name(value.seat)
-                self.say(f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
-                self.moment("queen", f"{taker} takes the {card_label(QUEEN_OF_SPADES)}")
+                taken = f"{self.seat_does(value.seat, 'takes')} the {card_label(QUEEN_OF_SPADES)}"
+                self.say(taken)
+                self.moment("queen", taken)
         elif name == "hand_scored" and isinstance(value, ev.HandScored):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
@@ -272,7 +274,7 @@ class TableScene(Scene):
     def _travel(self, result: Result) -> bool:
         """Show the position an undo or redo led to at once and keep it saved; or say why not."""
         if not result.ok:
-            self.say(result.error or "Nothing to do")
+            self.say(player_message(result, result.error or "Nothing to do"))
             return False
         self.view.sync(self.session.controller)
         self.session.take_events()
@@ -345,6 +347,10 @@ class TableScene(Scene):
         """Return the name shown for a seat."""
         person = self.app.settings.player_name if self.session.person_plays else None
         return seat_label(seat, self.session.bot_names.get(seat, ""), person)
+
+    def seat_does(self, seat: int, verb: str) -> str:
+        """Return a seat's name with ``verb`` agreeing with it: "You take", "West (hard) takes"."""
+        return with_verb(self.seat_name(seat), verb)
 
     # -- hands and matches ending ---------------------------------------------------------
 
@@ -433,7 +439,7 @@ class TableScene(Scene):
         elif winner == HUMAN_SEAT:
             self.moment("won", "You win the match!", "Lowest score at the end", then=result)
         else:
-            self.moment("lost", f"{self.seat_name(winner)} wins the match", then=result)
+            self.moment("lost", f"{self.seat_does(winner, 'wins')} the match", then=result)
 
     def next_hand(self) -> None:
         """Deal the next hand (after the summary), or show the match result."""
@@ -461,15 +467,19 @@ class TableScene(Scene):
         return [d for d in self.view.cards(self._lifted()) if d.card in hand and not d.small]
 
     def _lifted(self) -> set[int]:
-        lifted = set(self.selected)
-        hover = self._focus_card() if self.keyboard_focus else self.hover
-        if (
-            hover is not None
-            and self._ready_for_person()
-            and (self.session.person_must_pass or hover in self.session.legal_cards())
-        ):
-            lifted.add(hover)
-        return lifted
+        """Return the person's cards drawn raised: those chosen to pass and those just
+        received. A card pointed at is ringed, never raised, so it never looks chosen."""
+        return set(self.selected) | self.view.shown.received
+
+    def _pointed(self) -> int | None:
+        """Return the card pointed at by the keys (or the mouse) that a click or Enter would
+        use now: one to choose while passing, a playable one on the person's turn."""
+        card = self._focus_card() if self.keyboard_focus else self.hover
+        if card is None or not self._ready_for_person():
+            return None
+        if self.session.person_must_pass or card in self.session.legal_cards():
+            return card
+        return None
 
     def handle(self, event: pygame.event.Event) -> None:
         """Mouse and keyboard play."""
@@ -479,6 +489,7 @@ class TableScene(Scene):
             self.hover = self.card_at(event.pos)
             self.keyboard_focus = False
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.view.put_down_received()
             self._click(event.pos, event)
         elif event.type == pygame.KEYDOWN:
             self._key(event)
@@ -509,6 +520,8 @@ class TableScene(Scene):
             self.redo()
         elif key == pygame.K_h:
             self.hint()
+        elif key in WAITING_KEYS and self._keep_for_later(event):
+            return
         elif key == pygame.K_s:
             self.open_scores()
         elif key == pygame.K_f and not self.session.person_plays:
@@ -541,6 +554,23 @@ class TableScene(Scene):
                 card = self._focused()
                 if card is not None:
                     self.click_card(card)
+
+    def _keep_for_later(self, event: pygame.event.Event) -> bool:
+        """Keep S or L pressed while cards move, to act on once they have landed (the score
+        sheet then counts the trick just taken; the last trick is the one just swept); return
+        whether it was kept."""
+        if self.view.idle or (event.key == pygame.K_s and self.view.waiting_for_click):
+            return False
+        self.keys_waiting.append(event)
+        return True
+
+    def key_after_skip(self, event: pygame.event.Event) -> None:
+        """Keep a command key (S, L, H, M) that skipped a moment, to act on it afterwards."""
+        if (
+            event.key in (*WAITING_KEYS, pygame.K_h, pygame.K_m)
+            and not event.mod & pygame.KMOD_CTRL
+        ):
+            self.keys_waiting.append(event)
 
     def _focused(self) -> int | None:
         hand = self.view.shown.hand
@@ -585,8 +615,8 @@ class TableScene(Scene):
             answered = text == THINKING and session.hint is not None
             self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
-        if self.view.idle:
-            self.turn = turn_words(self.session, self.seat_name)
+        if self.keys_waiting and self.view.idle and self.app.stack.top is self:
+            self._key(self.keys_waiting.pop(0))
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
         self._warm_art()
@@ -648,13 +678,15 @@ class TableScene(Scene):
     def frame_due_in(self) -> float | None:
         """Return how soon the table's picture changes by itself (see ``Scene.frame_due_in``).
 
-        ``0`` while cards move, points rise, a hint is awaited, or a bot's move or an owed
-        summary waits for the next update; else the nearest of a message's end, the next step
-        of the thinking dots, the end of the received cards' glow and a forced card's play.
+        ``0`` while cards move, points rise, a hint is awaited, or a bot's move, a kept key or
+        an owed summary waits for the next update; else the nearest of a message's end, the
+        next step of the thinking dots and a forced card's play.
         """
         session = self.session
         awaiting_hint = self.show_analysis and session.hint is None
         if self.summary_due is not None or self.gains or awaiting_hint:
+            return 0.0
+        if self.keys_waiting and self.view.idle:
             return 0.0
         if self.view.idle and session.has_ready_move():
             return 0.0
@@ -714,9 +746,32 @@ class TableScene(Scene):
             )
 
     def header(self) -> str:
-        """Return the top bar's words: the hand, then the pass or whose turn it is."""
-        passing = self.session.phase == "pass" or self.view.shown.passing
-        return header_text(self.view.shown, passing, self.turn)
+        """Return the top bar's words: the hand, then the pass or whose turn the table shows."""
+        shown = self.view.shown
+        if self.session.phase == "pass" or shown.passing or self.view.dealing_or_exchanging:
+            return header_text(shown, shown.direction != "hold", "")
+        turn = turn_words(shown, self._first_leader(), self.seat_name, self.session.person_plays)
+        return header_text(shown, False, turn)
+
+    def _first_leader(self) -> int | None:
+        """Return the seat that leads this hand's first trick, once the play has begun."""
+        controller = self.session.controller
+        if controller.phase not in ("play", "hand_over", "match_over"):
+            return None
+        tricks = controller.tricks
+        if tricks:
+            return tricks[0].leader
+        return controller.seats_to_act[0] if controller.seats_to_act else None
+
+    def _seats_shown_to_act(self) -> set[int]:
+        """Return the seats the table shows as to act: those still passing, or the seat whose
+        card the shown trick waits for."""
+        session = self.session
+        shown = self.view.shown
+        if session.phase == "pass" or shown.passing or self.view.dealing_or_exchanging:
+            return set(session.controller.seats_to_act) if self.view.idle else set()
+        turn = seat_to_play(shown, self._first_leader())
+        return set() if turn is None else {turn[0]}
 
     def _draw_top_bar(self, surface: pygame.Surface) -> None:
         layout = self.app.layout
@@ -741,7 +796,7 @@ class TableScene(Scene):
         layout = self.app.layout
         shown = self.view.shown
         thinking = self.session.thinking_seats()
-        to_act = set(self.session.controller.seats_to_act) if self.view.idle else set()
+        to_act = self._seats_shown_to_act()
         for seat, rect in enumerate(layout.name_plates):
             active = seat in to_act
             border = theme.ACCENT if active else theme.PANEL_BORDER
@@ -750,6 +805,15 @@ class TableScene(Scene):
             if seat in thinking:
                 name += " " + "·" * (1 + int(self.clock * THINKING_DOTS_PER_S) % 3)
             px = layout.text(15)
+            colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
+            score = draw_text(
+                surface,
+                self.plate_score(seat),
+                px,
+                colour,
+                midright=(rect.right - layout.px(10), rect.centery),
+                max_width=rect.width // 2,
+            )
             draw_text(
                 surface,
                 name,
@@ -757,17 +821,13 @@ class TableScene(Scene):
                 theme.ACCENT if active else theme.TEXT,
                 bold=active,
                 midleft=(rect.left + layout.px(10), rect.centery),
-                max_width=rect.width - layout.px(74),
+                max_width=score.left - rect.left - layout.px(18),
             )
-            score = f"{shown.taken[seat]} · {shown.totals[seat]}"
-            colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
-            draw_text(
-                surface,
-                score,
-                px,
-                colour,
-                midright=(rect.right - layout.px(10), rect.centery),
-            )
+
+    def plate_score(self, seat: int) -> str:
+        """Return a name plate's numbers with what they are ("+3 · 12 pts", ``plate_points``)."""
+        shown = self.view.shown
+        return plate_points(shown.taken[seat], shown.totals[seat])
 
     def _draw_gains(self, surface: pygame.Surface) -> None:
         for image, rect in self._gain_labels():
@@ -831,6 +891,7 @@ class TableScene(Scene):
         hand = set(self.view.shown.hand)
         hint_cards = set(action_cards(session.hint.action)) if session.hint else set()
         faces = self._watched_faces()
+        pointed = self._pointed()
         for drawn in self.view.cards(self._lifted()):
             art = small if drawn.small else big
             image = art.back() if drawn.card is None else art.face(drawn.card)
@@ -860,17 +921,10 @@ class TableScene(Scene):
                 surface.blit(art.outline((120, 180, 255)), rect)
             elif dim_illegal and card not in legal:
                 surface.blit(self._dim(art), rect)
-            if self.keyboard_focus and card == self._focus_card():
-                self._draw_focus_ring(surface, rect)
-
-    def _draw_focus_ring(self, surface: pygame.Surface, rect: pygame.Rect) -> None:
-        """Ring the card the keyboard is on, just outside its edge: gold edged with dark, so it
-        shows on cards and on the felt."""
-        thickness = max(3, rect.width // 24)
-        radius = max(4, rect.width // 12)
-        for colour, grow in ((FOCUS_EDGE, 2 * thickness), (FOCUS_RING, thickness)):
-            ring = rect.inflate(2 * grow, 2 * grow)
-            pygame.draw.rect(surface, colour, ring, thickness, border_radius=radius + grow)
+            if card == pointed:
+                draw_focus_ring(surface, rect)
+        if pointed is not None:
+            draw_pointer(surface, self.app.layout, self.view.hand_targets(), pointed)
 
     def _focus_card(self) -> int | None:
         hand = self.view.shown.hand

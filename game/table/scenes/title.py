@@ -133,7 +133,12 @@ class TitleScene(MenuScene):
             app,
             "MDHearts",
             [
-                MenuItem("Continue the match", resume, enabled=lambda: self.has_saved_game),
+                MenuItem(
+                    "Continue the match",
+                    resume,
+                    enabled=lambda: self.has_saved_game,
+                    why_not="No match is saved to continue: choose New match to start one",
+                ),
                 MenuItem("New match", lambda: new_match(app)),
                 MenuItem("Watch the bots play", lambda: app.start_match(watch=True)),
                 MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
