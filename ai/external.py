@@ -317,16 +317,19 @@ def end_process_group(process: subprocess.Popen[str]) -> int:
     return process.wait()
 
 
-#: The guard of an engine's process group (POSIX shell; ``$1`` is the group). It waits for the
-#: end of its input, a pipe whose other end only the engine's owner holds: when the owner is
-#: gone, however it ended, the pipe ends and the guard ends the group (TERM, then KILL). The
-#: owner dismisses the guard before the group ends, so the guard never signals a group that
-#: has ended (whose number may have been reused).
+#: The guard of an engine's process group (POSIX shell). It is started before the engine and
+#: first reads the group's number from a pipe whose other end only the engine's owner holds;
+#: then it waits for the end of that pipe: when the owner is gone, however it ended, the pipe
+#: ends and the guard ends the group (TERM, then KILL). The owner dismisses the guard before
+#: the group ends, so the guard never signals a group that has ended (whose number may have
+#: been reused); an owner gone before it named the group leaves nothing to end.
 _GUARD_SCRIPT = (
+    "read group || exit 0\n"
+    'case "$group" in ""|*[!0-9]*) exit 0;; esac\n'
     "read line\n"
-    'kill -TERM -"$1" 2>/dev/null || exit 0\n'
+    'kill -TERM -"$group" 2>/dev/null || exit 0\n'
     "sleep 0.2 2>/dev/null || sleep 1\n"
-    'kill -KILL -"$1" 2>/dev/null\n'
+    'kill -KILL -"$group" 2>/dev/null\n'
 )
 _GUARD_SHELL = "/bin/sh"
 
@@ -338,6 +341,11 @@ class _Guard:
     process: subprocess.Popen[bytes]
     pipe: int
 
+    def watch(self, group: int) -> None:
+        """Name the process group to end when this process is gone."""
+        with contextlib.suppress(OSError):
+            os.write(self.pipe, f"{group}\n".encode())
+
     def dismiss(self) -> None:
         """End the guard without letting it signal anything, and close its pipe."""
         with contextlib.suppress(OSError):
@@ -348,8 +356,9 @@ class _Guard:
             os.close(self.pipe)
 
 
-def _start_guard(group: int) -> _Guard | None:
-    """Start the guard ending process group ``group`` when this process is gone (POSIX).
+def _start_guard() -> _Guard | None:
+    """Start a guard, which ends the process group it is then told to ``watch`` when this
+    process is gone (POSIX).
 
     Return None where there is no guard (Windows, no shell, the guard cannot start): the
     engine then still sees the end of its input when we are gone.
@@ -359,7 +368,7 @@ def _start_guard(group: int) -> _Guard | None:
     read_end, write_end = os.pipe()  # neither end is inherited by programs started later
     try:
         process = subprocess.Popen(
-            [_GUARD_SHELL, "-c", _GUARD_SCRIPT, "mdhearts-engine-guard", str(group)],
+            [_GUARD_SHELL, "-c", _GUARD_SCRIPT, "mdhearts-engine-guard"],
             stdin=read_end,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -481,6 +490,8 @@ class ExternalEngineBot:
 
     def _start(self) -> None:
         """Start the program and the thread reading its output, or raise _Misbehaviour."""
+        # The guard starts first, so that the engine is watched from the moment it exists.
+        guard = _start_guard()
         try:
             process = subprocess.Popen(
                 self.words,
@@ -494,8 +505,12 @@ class ExternalEngineBot:
                 **_own_group_options(),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
+            if guard is not None:
+                guard.dismiss()
             reason = getattr(error, "strerror", None) or str(error)
             raise _Misbehaviour(f"could not start: {reason}", restart=False, kind="crash") from None
+        if guard is not None:
+            guard.watch(process.pid)
         assert process.stdout is not None
         lines: queue.Queue[str | None] = queue.Queue()
         reader = threading.Thread(
@@ -506,7 +521,7 @@ class ExternalEngineBot:
         )
         reader.start()
         self._process, self._lines, self._reader = process, lines, reader
-        self._guard = _start_guard(process.pid)
+        self._guard = guard
         self._answered = False
 
     def _stop(self, *, graceful: bool) -> int | None:
