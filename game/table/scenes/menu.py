@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pygame
 
 from game.table import theme
+from game.table.hover import HoverGate
 from game.table.scene import Scene
 from game.table.widgets import DIALOG_FILL, draw_panel, draw_text, wrap_text
 
@@ -60,6 +61,8 @@ class MenuScene(Scene):
         self.overlay = overlay
         self.index = next((i for i, item in enumerate(items) if item.usable()), 0)
         self._rects: list[pygame.Rect] = []
+        #: Hover moves the focus only once the pointer has really moved.
+        self.hover = HoverGate()
 
     def _subtitle_lines(self, width: int) -> tuple[list[str], int, int]:
         """Return the subtitle wrapped to the panel's width, its text size and line height."""
@@ -122,7 +125,7 @@ class MenuScene(Scene):
                 self._run(item.right)
             elif event.key == pygame.K_ESCAPE:
                 self.close()
-        elif event.type == pygame.MOUSEMOTION:
+        elif event.type == pygame.MOUSEMOTION and self.hover.moved(event):
             for i, rect in enumerate(self._geometry()[1]):
                 if rect.collidepoint(event.pos) and self.items[i].usable():
                     self.index = i

@@ -13,6 +13,7 @@ from core.cards import card_label, parse_card
 from core.controller import Controller
 from core.scoresheet import rules_summary
 from game.table import theme
+from game.table.hover import HoverGate
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.scenes.table import SEAT_NAMES
@@ -270,6 +271,8 @@ class ScoreSheet(TextPage):
         #: The hands that can be reviewed, and the one chosen (an index into them).
         self.hands = finished_hands(controller) if reviewable else []
         self.chosen: int | None = None
+        #: Hover chooses a hand only once the pointer has really moved.
+        self.hover = HoverGate()
         super().__init__(app, "Score sheet", self.sheet_lines)
 
     def sheet_lines(self) -> list[Line]:
@@ -320,6 +323,8 @@ class ScoreSheet(TextPage):
                     self.review(hand)
                     return
         if self.hands and event.type == pygame.MOUSEMOTION:
+            if not self.hover.moved(event):
+                return
             for index, hand in enumerate(self.hands):
                 if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
                     self.chosen = index

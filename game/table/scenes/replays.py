@@ -36,6 +36,7 @@ from game.table.hand_drawing import (
     place_page_buttons,
 )
 from game.table.hand_story import HandStory, hand_story, trick_caption
+from game.table.hover import HoverGate
 from game.table.scene import Scene, register
 from game.table.scenes.table import SEAT_NAMES, seat_label
 from game.table.session import ReviewKey
@@ -116,6 +117,8 @@ class ReplayList(Scene):
         self.chosen = 0
         #: The first entry shown, when there are more than fit.
         self.first = 0
+        #: Hover chooses an entry only once the pointer has really moved.
+        self.hover = HoverGate()
 
     def panel(self) -> pygame.Rect:
         """Return the list's panel: as tall as its rows, at most the window's height."""
@@ -182,6 +185,8 @@ class ReplayList(Scene):
                 self.open(self.entries[self.chosen])
             return
         if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
+            return
+        if event.type == pygame.MOUSEMOTION and not self.hover.moved(event):
             return
         rect = self.panel()
         if event.type == pygame.MOUSEWHEEL:
