@@ -16,8 +16,8 @@ from game.table import theme
 from game.table.hover import HoverGate
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
-from game.table.scenes.table import SEAT_NAMES
 from game.table.scenes.text_page import SIDE, TOP, Line, TextPage
+from game.table.score_table import MOON_NOTE, any_moon, hand_rows, score_names, total_row
 from game.table.store.stats import LEVELS, RECENT_MATCHES, MatchResult, Statistics, Tally
 from game.table.widgets import draw_panel, draw_text
 
@@ -238,18 +238,11 @@ def score_lines(app: App, controller: Controller) -> list[Line]:
     """Return the score sheet's rows: the names, every hand's points, the totals."""
     if controller.match is None:
         return ["No match in progress."]
-    person = controller.seats[0].is_human
-    names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
-    rows: list[Line] = [("Hand", *names)]
-    earlier = controller.match.earlier
-    if earlier.count:
-        rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
-    for number, score in enumerate(controller.hand_scores, start=earlier.count + 1):
-        marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
-        rows.append((str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True))))
-    rows.append(("Total", *(str(total) for total in controller.totals)))
-    if any(score.moon_shooter is not None for score in controller.hand_scores):
-        rows.append("* shot the moon")
+    rows: list[Line] = [score_names(controller, app.settings.player_name)]
+    rows += hand_rows(controller)
+    rows.append(total_row(controller))
+    if any_moon(controller):
+        rows.append(MOON_NOTE)
     return rows
 
 
