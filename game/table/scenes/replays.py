@@ -38,7 +38,7 @@ from game.table.hand_drawing import (
 from game.table.hand_story import HandStory, hand_story, trick_caption
 from game.table.hover import HoverGate
 from game.table.scene import Scene, register
-from game.table.scenes.table import SEAT_NAMES, seat_label
+from game.table.scenes.table import seat_label
 from game.table.session import ReviewKey
 from game.table.store.replays import ReplayEntry, list_replays, load_replay
 from game.table.widgets import (
@@ -102,6 +102,11 @@ class Replay:
         """Return the name shown for a seat."""
         player = self.players.get(seat, "")
         return seat_label(seat, "program" if player.startswith("engine:") else player, self.person)
+
+    def short_name(self, seat: int) -> str:
+        """Return a seat's name without its player: the person's name, or the seat's
+        ("West"), as the table says whom a pass goes to."""
+        return seat_label(seat, "", self.person)
 
 
 class ReplayList(Scene):
@@ -475,7 +480,8 @@ class ReplayPage(Scene):
         elif step.kind == "pass":
             caption = f"Hand {step.hand}: each passes the ringed cards {story.direction}"
             ringed = {card: theme.ACCENT for cards in story.passes for card in cards}
-            notes = [f"to {SEAT_NAMES[pass_receiver(seat, story.direction)]}" for seat in range(4)]
+            to = self.replay.short_name
+            notes = [f"to {to(pass_receiver(seat, story.direction))}" for seat in range(4)]
         else:
             assert trick is not None
             caption = trick_caption(trick, -1, name_of)
