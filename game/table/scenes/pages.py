@@ -337,6 +337,11 @@ def score_page(app: App, controller: Controller, table: TableScene | None = None
     return ScoreSheet(app, controller, table)
 
 
+def leave_words(person_plays: bool) -> str:
+    """Return what the pause menu's way out says: a watched match is not saved."""
+    return "Save and leave to the title" if person_plays else "Leave to the title"
+
+
 def pause_menu(app: App, table: TableScene) -> MenuScene:
     """Return the menu opened with Esc over the table."""
 
@@ -366,7 +371,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
                 lambda: app.stack.push(score_page(app, table.session.controller, table)),
             ),
             MenuItem("How to play", lambda: app.stack.push(help_page(app))),
-            MenuItem("Save and leave to the title", leave),
+            MenuItem(leave_words(table.session.person_plays), leave),
         ],
         overlay=True,
     )
