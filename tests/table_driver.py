@@ -60,6 +60,8 @@ class Driver:
             bots = InlineBots()
         self.app = App(dirs=dirs, size=size, bots=bots, environ=environ, notices=notices)
         self.closed = False
+        #: Where the posted pointer is (motions carry their movement from here).
+        self.pointer: tuple[int, int] | None = None
         self.step_times: list[float] = []
         #: Called after every frame run by ``step``.
         self.after_step: list[Callable[[], None]] = []
@@ -110,7 +112,18 @@ class Driver:
     # -- input ----------------------------------------------------------------------------
 
     def move(self, pos: tuple[int, int]) -> None:
-        """Post a mouse motion to ``pos``."""
+        """Post a mouse motion to ``pos``, moved from the last place posted (a pointer first
+        posted comes from a pixel beside it): the pointer really moves, as a person moves it."""
+        last = self.pointer if self.pointer is not None and self.pointer != pos else None
+        rel = (pos[0] - last[0], pos[1] - last[1]) if last is not None else (1, 0)
+        self.pointer = pos
+        motion = pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=rel, buttons=(0, 0, 0))
+        pygame.event.post(motion)
+
+    def rest_pointer(self, pos: tuple[int, int]) -> None:
+        """Post the motion SDL sends when a window opens under a resting pointer: its place,
+        no movement."""
+        self.pointer = pos
         motion = pygame.event.Event(pygame.MOUSEMOTION, pos=pos, rel=(0, 0), buttons=(0, 0, 0))
         pygame.event.post(motion)
 

@@ -112,3 +112,49 @@ def test_the_end_of_a_match_is_a_moment_before_the_result(
     assert moment is not None and moment.kind == kind
     assert played == ["win" if winner == 0 else "lose"]
     driver.run_until(lambda: isinstance(driver.top, MatchOverScene), 400)
+
+
+def felt_light(driver: Driver) -> float:
+    """Return how light a patch of the table's felt is (its median grey), away from the
+    moment's band, the dialogs and the cards; confetti falling through it is left out."""
+    screen = driver.app.screen
+    width, height = screen.get_size()
+    pixels = pygame.surfarray.array3d(screen)
+    patch = pixels[
+        round(width * 0.2) : round(width * 0.3), round(height * 0.12) : round(height * 0.2)
+    ]
+    return float(np.median(patch.mean(axis=2)))
+
+
+@pytest.mark.parametrize("kind", ["won", "lost", "moon"])
+def test_the_table_stays_dimmed_from_a_moment_into_the_dialog_after_it(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """A won or lost match's moment ends under the match result, a moon's under the hand's
+    summary: the table is dimmed from one into the other, never lit up in between."""
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    driver.step()
+    light = felt_light(driver)
+    if kind == "moon":
+        table._hand_over(ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2))
+        dialog: type = HandSummary
+    else:
+        monkeypatch.setattr(Controller, "winner", property(lambda self: 0 if kind == "won" else 3))
+        table._match_result()
+        dialog = MatchOverScene
+    moment = moment_on_top(driver)
+    assert moment is not None and moment.kind == kind
+    seen = []
+    while not isinstance(driver.top, dialog):
+        driver.step()
+        if moment.age >= 0.3:  # it has come in
+            seen.append(felt_light(driver))
+    driver.step(3)
+    under_dialog = felt_light(driver)
+    assert under_dialog < light * 0.75, "the dialog shades the table"
+    assert max(seen) <= under_dialog + 2, (
+        f"the table lit up to {max(seen):.0f} between the moment and the dialog "
+        f"(dimmed {under_dialog:.0f}, undimmed {light:.0f})"
+    )

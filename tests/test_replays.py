@@ -266,3 +266,31 @@ def test_the_list_counts_one_hand_as_one_hand(
     driver.step()
     assert "won, 0 to 30/40/50 · 1 hand" in drawn
     assert "won, 0 to 30/40/50 · 2 hands" in drawn
+
+
+@pytest.mark.parametrize(("person", "receiver"), [(True, "to You"), (False, "to South")])
+def test_a_replays_pass_names_the_person_as_the_table_does(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, person: bool, receiver: str
+) -> None:
+    """Hand 1 passes left: East's cards go to the bottom seat, "You" when a person played."""
+    from game.table import hand_drawing
+
+    driver = drivers()
+    archive(driver, finished_match(11, person=person), 11)
+    open_list(driver)
+    driver.key(pygame.K_RETURN, frames=2)
+    page = driver.top
+    assert isinstance(page, ReplayPage)
+    driver.key(pygame.K_RIGHT)
+    assert page.step == ReplayStep(1, "pass")
+    drawn: list[str] = []
+    original = hand_drawing.draw_text
+
+    def recording(surface: pygame.Surface, text: str, *args: object, **kw: object) -> object:
+        drawn.append(text)
+        return original(surface, text, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(hand_drawing, "draw_text", recording)
+    page.draw(driver.app.screen)
+    notes = [text for text in drawn if text.startswith("to ")]
+    assert notes == ["to West", "to North", "to East", receiver]

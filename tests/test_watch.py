@@ -6,9 +6,14 @@ Bots' cards may be shown face up only while watching: never when a person plays.
 from __future__ import annotations
 
 import pygame
+import pytest
 from table_driver import Driver, MakeDriver
 
+from core.controller import Controller
+from core.record import dumps_record
+from game.table.scenes.menu import MenuScene
 from game.table.scenes.table import TableScene
+from game.table.scenes.title import TitleScene
 from game.table.watch import WATCH_PAUSE_S
 
 FRAMES_PER_S = 60
@@ -141,3 +146,87 @@ def test_a_watched_match_ends_and_the_next_watched_match_starts_by_itself(
     assert table is not first and driver.top is table
     assert not table.session.person_plays  # still watching, not a match for the person
     assert table.session.controller.hand_number == 1
+
+
+def north_pixels(driver: Driver) -> bytes:
+    """Return the pixels of North's cards and name plate as drawn now."""
+    layout = driver.app.layout
+    north = layout.opponent_areas[2].union(layout.name_plates[2])
+    return bytes(driver.app.screen.subsurface(north.clip(driver.app.screen.get_rect())).get_view())
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 1280), (800, 600)])
+def test_the_watching_hint_leaves_north_uncovered(
+    drivers: MakeDriver, size: tuple[int, int]
+) -> None:
+    driver = drivers(size=size)
+    app = driver.app
+    app.start_match(watch=True)
+    table = driver.table
+    driver.step(2)
+    shown = table.message is not None or app.toasts
+    assert shown, "watching says what it offers"
+    app.draw()
+    with_hint = north_pixels(driver)
+    table.message, app.toasts = None, []
+    app.draw()
+    assert north_pixels(driver) == with_hint, "the hint covers North's cards or name plate"
+
+
+def saved_match(driver: Driver) -> bytes:
+    """Write a person's saved match into the driver's folders; return its bytes."""
+    controller = Controller()
+    assert controller.new_match(None, 5, ["human", "bot:normal", "bot:normal", "bot:normal"]).ok
+    path = driver.app.dirs.save_file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(dumps_record(controller), encoding="utf-8")
+    return path.read_bytes()
+
+
+def saved_now(driver: Driver) -> bytes:
+    """Return the saved match's bytes once every write asked for is done."""
+    assert driver.app.saver.flush()
+    return driver.app.dirs.save_file.read_bytes()
+
+
+def test_the_pause_menu_says_a_watched_match_is_left_not_saved(drivers: MakeDriver) -> None:
+    driver = drivers()
+    before = saved_match(driver)
+    driver.app.start_match(watch=True)
+    driver.step()
+    driver.key(pygame.K_ESCAPE)
+    labels = [item.text() for item in driver.top.items]  # type: ignore[union-attr]
+    assert "Leave to the title" in labels
+    assert not any("Save" in label for label in labels), labels
+    driver.click(driver.menu_item_pos("Leave to the title"), frames=2)
+    assert isinstance(driver.top, TitleScene)
+    assert saved_now(driver) == before, "leaving a watched match wrote the person's save"
+    # A person's match still says it is saved.
+    driver.app.start_match()
+    driver.step()
+    driver.key(pygame.K_ESCAPE)
+    assert "Save and leave to the title" in [item.text() for item in driver.top.items]  # type: ignore[union-attr]
+
+
+def test_new_match_while_watching_keeps_the_persons_saved_match(drivers: MakeDriver) -> None:
+    """New match in the pause menu over a watched match asks before it replaces the saved
+    match, and the watched matches that follow one another never touch it."""
+    driver = drivers()
+    before = saved_match(driver)
+    app = driver.app
+    app.start_match(watch=True)
+    watched = driver.table
+    driver.step()
+    driver.key(pygame.K_ESCAPE)
+    driver.click(driver.menu_item_pos("New match"), frames=2)
+    question = driver.top
+    assert isinstance(question, MenuScene) and question.title == "Abandon the match in progress?"
+    driver.key(pygame.K_RETURN, frames=2)  # its default: No, keep it
+    assert driver.table is watched
+    assert saved_now(driver) == before
+    # The next watched match, started from the result, leaves it alone too.
+    app.push_scene("match_over", watched)
+    driver.key(pygame.K_RETURN, frames=2)
+    assert driver.table is not watched and not driver.table.session.person_plays
+    driver.step(5)
+    assert saved_now(driver) == before

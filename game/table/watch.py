@@ -19,6 +19,10 @@ from game.table.table_view import DrawnCard, Shown
 WATCH_PAUSE_S = 4.0
 #: Seconds a watched match's result stays up before the next watched match starts.
 WATCH_MATCH_PAUSE_S = 8.0
+#: What watching offers, said in the table's message bar (clear of every seat's cards) as a
+#: watched match opens, and for how long.
+WATCH_HINT = "Watching the bots: press F or “Show hands” to see every hand face up"
+WATCH_HINT_S = 5.0
 
 
 @dataclass

@@ -12,11 +12,14 @@ from dataclasses import dataclass
 import pygame
 
 from game.table import theme
+from game.table.hover import HoverGate
 from game.table.scene import Scene
 from game.table.widgets import DIALOG_FILL, draw_panel, draw_text, wrap_text
 
 #: Smallest size of a menu's subtitle, so what it explains stays readable in a small window.
 MIN_SUBTITLE_PX = 13
+#: Time a frame of a menu that prepares the cards (settings) may spend drawing them.
+MENU_WARM_BUDGET_S = 0.008
 
 Label = str | Callable[[], str]
 
@@ -53,8 +56,13 @@ class MenuScene(Scene):
         subtitle: str = "",
         back: Callable[[], None] | None = None,
         overlay: bool = False,
+        warm_budget_s: float | None = None,
     ) -> None:
         super().__init__(app)  # type: ignore[arg-type]
+        #: The time a frame spends preparing the cards while the menu shows (None: it does
+        #: not), and whether they are all prepared.
+        self.warm_budget_s = warm_budget_s
+        self.warmed = warm_budget_s is None
         self.title = title
         self.subtitle = subtitle
         self.items = items
@@ -62,6 +70,18 @@ class MenuScene(Scene):
         self.overlay = overlay
         self.index = next((i for i, item in enumerate(items) if item.usable()), 0)
         self._rects: list[pygame.Rect] = []
+        #: Hover moves the focus only once the pointer has really moved.
+        self.hover = HoverGate()
+
+    def update(self, dt: float) -> None:
+        """Prepare the cards and sounds (in the look the settings give the cards) a little
+        each frame, when the menu does, so the screens below and the table show them at once."""
+        if self.warm_budget_s is not None:
+            self.warmed = self.app.warm_up(self.warm_budget_s)
+
+    def frame_due_in(self) -> float | None:
+        """Return 0 (a frame each tick) while the cards are prepared, then None: it is still."""
+        return None if self.warmed else 0.0
 
     def _subtitle_lines(self, width: int) -> tuple[list[str], int, int]:
         """Return the subtitle wrapped to the panel's width, its text size and line height."""
@@ -124,7 +144,7 @@ class MenuScene(Scene):
                 self._run(item.right)
             elif event.key == pygame.K_ESCAPE:
                 self.close()
-        elif event.type == pygame.MOUSEMOTION:
+        elif event.type == pygame.MOUSEMOTION and self.hover.moved(event):
             for i, rect in enumerate(self._geometry()[1]):
                 if rect.collidepoint(event.pos) and self.items[i].usable():
                     self.index = i

@@ -20,9 +20,10 @@ import pygame
 
 from core.cards import QUEEN_OF_SPADES
 from game.table import theme
+from game.table.fonts import render_text
 from game.table.raster import Canvas, inside
 from game.table.scene import Scene, register
-from game.table.widgets import draw_text
+from game.table.widgets import fit_line
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -34,6 +35,13 @@ KINDS: dict[str, tuple[float, str]] = {
     "won": (3.0, "win"),
     "lost": (2.2, "lose"),
 }
+#: The kinds a dialog always follows (the hand's summary after a moon, the match result after
+#: its end): their shade ends at the dialog's, so the table does not light up in between.
+BEFORE_A_DIALOG = frozenset({"moon", "won", "lost"})
+#: How dark a moment shades the table at its height, and how long it takes to come and go.
+MOMENT_SHADE = 200
+FADE_IN_S = 0.25
+FADE_OUT_S = 0.4
 CONFETTI_COLOURS = (
     (246, 204, 92),
     (236, 96, 88),
@@ -160,7 +168,16 @@ class Moment(Scene):
 
     def _fade(self) -> float:
         """Return how strongly the moment shows: in quickly, out over its last 0.4 s."""
-        return max(0.0, min(1.0, self.age / 0.25, (self.seconds - self.age) / 0.4))
+        return max(0.0, min(1.0, self.age / FADE_IN_S, (self.seconds - self.age) / FADE_OUT_S))
+
+    def shade_alpha(self) -> int:
+        """Return how dark the table is shaded now: up to ``MOMENT_SHADE`` as the moment comes,
+        then down as it goes, to nothing or, when a dialog follows, to the dialog's shade."""
+        fade = self._fade()
+        if self.age < FADE_IN_S or self.kind not in BEFORE_A_DIALOG:
+            return round(MOMENT_SHADE * fade)
+        rest = theme.SHADE[3]
+        return round(rest + (MOMENT_SHADE - rest) * fade)
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the moment over the table."""
@@ -168,7 +185,7 @@ class Moment(Scene):
         layout = self.app.layout
         width, height = surface.get_size()
         title_y = round(height * (0.66 if self.kind == "moon" else 0.5))
-        theme.shade(surface, round(200 * fade))
+        theme.shade(surface, self.shade_alpha())
         band = pygame.Rect(
             0, title_y - layout.px(55), width, layout.px(180 if self.subtitle else 140)
         )
@@ -178,34 +195,42 @@ class Moment(Scene):
         elif self.kind == "queen":
             self._draw_queen(surface)
         if self.kind == "won":
-            self._draw_confetti(surface)
+            self._draw_confetti(surface, fade)
         colour = theme.DANGER if self.kind in ("queen", "lost") else theme.ACCENT
         px = layout.px(54)
         grow = 0.85 + 0.15 * min(1.0, self.age / 0.3)
-        draw_text(
+        most = round(width * 0.9)
+        centre = width // 2
+        _faded_text(
             surface,
             self.title,
             max(12, round(px * grow)),
             colour,
-            bold=True,
-            center=(width // 2, title_y),
-            max_width=round(width * 0.9),
+            fade,
+            True,
+            (centre, title_y),
+            most,
         )
         if self.subtitle:
-            draw_text(
+            _faded_text(
                 surface,
                 self.subtitle,
                 layout.px(28),
                 theme.TEXT,
-                center=(width // 2, title_y + layout.px(62)),
-                max_width=round(width * 0.9),
+                fade,
+                False,
+                (centre, title_y + layout.px(62)),
+                most,
             )
-        draw_text(
+        _faded_text(
             surface,
             "Click or press a key to go on",
             layout.px(18),
             theme.TEXT_DIM,
-            center=(width // 2, title_y + layout.px(92 if self.subtitle else 56)),
+            fade,
+            False,
+            (centre, title_y + layout.px(92 if self.subtitle else 56)),
+            most,
         )
 
     def _draw_moon(self, surface: pygame.Surface, fade: float) -> None:
@@ -241,7 +266,7 @@ class Moment(Scene):
         centre = (width // 2, round(height * 0.5 - self.app.layout.px(60) - final_height / 2))
         surface.blit(image, image.get_rect(center=centre))
 
-    def _draw_confetti(self, surface: pygame.Surface) -> None:
+    def _draw_confetti(self, surface: pygame.Surface, fade: float) -> None:
         """Draw confetti falling and swaying (the moon's stars are drawn with the moon)."""
         width, height = surface.get_size()
         unit = min(width, height)
@@ -256,7 +281,30 @@ class Moment(Scene):
             spin = abs(math.cos(t * 5 + flake.phase))
             w = max(2, round(unit * 0.012 * flake.size))
             h = max(1, round(w * 0.5 + w * spin))
+            # As the moment goes, each piece shrinks away rather than vanishing at its end.
+            w, h = max(1, round(w * fade)), max(1, round(h * fade))
             pygame.draw.rect(surface, flake.colour, (round(x), round(y), w, h))
+
+
+def _faded_text(
+    surface: pygame.Surface,
+    text: str,
+    px: int,
+    colour: tuple[int, int, int],
+    fade: float,
+    bold: bool,
+    centre: tuple[int, int],
+    max_width: int,
+) -> None:
+    """Draw a line of text centred at ``centre``, as opaque as ``fade`` (0..1)."""
+    if fade <= 0:
+        return
+    text, px = fit_line(text, px, max_width, bold)
+    image = render_text(text, px, colour, bold)
+    if fade < 1:
+        image = image.copy()
+        image.set_alpha(round(255 * fade))
+    surface.blit(image, image.get_rect(center=centre))
 
 
 register("moment", Moment)

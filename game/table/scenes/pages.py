@@ -13,10 +13,11 @@ from core.cards import card_label, parse_card
 from core.controller import Controller
 from core.scoresheet import rules_summary
 from game.table import theme
+from game.table.hover import HoverGate
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
-from game.table.scenes.table import SEAT_NAMES
 from game.table.scenes.text_page import SIDE, TOP, Line, TextPage
+from game.table.score_table import MOON_NOTE, any_moon, hand_rows, score_names, total_row
 from game.table.store.stats import LEVELS, RECENT_MATCHES, MatchResult, Statistics, Tally
 from game.table.widgets import draw_panel, draw_text
 
@@ -237,18 +238,11 @@ def score_lines(app: App, controller: Controller) -> list[Line]:
     """Return the score sheet's rows: the names, every hand's points, the totals."""
     if controller.match is None:
         return ["No match in progress."]
-    person = controller.seats[0].is_human
-    names = [app.settings.player_name if person else SEAT_NAMES[0], *SEAT_NAMES[1:]]
-    rows: list[Line] = [("Hand", *names)]
-    earlier = controller.match.earlier
-    if earlier.count:
-        rows.append((f"1-{earlier.count}", *(str(total) for total in earlier.totals)))
-    for number, score in enumerate(controller.hand_scores, start=earlier.count + 1):
-        marks = ["*" if seat == score.moon_shooter else "" for seat in range(4)]
-        rows.append((str(number), *(f"{p}{m}" for p, m in zip(score.points, marks, strict=True))))
-    rows.append(("Total", *(str(total) for total in controller.totals)))
-    if any(score.moon_shooter is not None for score in controller.hand_scores):
-        rows.append("* shot the moon")
+    rows: list[Line] = [score_names(controller, app.settings.player_name)]
+    rows += hand_rows(controller)
+    rows.append(total_row(controller))
+    if any_moon(controller):
+        rows.append(MOON_NOTE)
     return rows
 
 
@@ -270,6 +264,8 @@ class ScoreSheet(TextPage):
         #: The hands that can be reviewed, and the one chosen (an index into them).
         self.hands = finished_hands(controller) if reviewable else []
         self.chosen: int | None = None
+        #: Hover chooses a hand only once the pointer has really moved.
+        self.hover = HoverGate()
         super().__init__(app, "Score sheet", self.sheet_lines)
 
     def sheet_lines(self) -> list[Line]:
@@ -320,6 +316,8 @@ class ScoreSheet(TextPage):
                     self.review(hand)
                     return
         if self.hands and event.type == pygame.MOUSEMOTION:
+            if not self.hover.moved(event):
+                return
             for index, hand in enumerate(self.hands):
                 if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
                     self.chosen = index
@@ -337,6 +335,11 @@ class ScoreSheet(TextPage):
 def score_page(app: App, controller: Controller, table: TableScene | None = None) -> ScoreSheet:
     """Return the score sheet of the match (reviewing its hands when ``table`` is given)."""
     return ScoreSheet(app, controller, table)
+
+
+def leave_words(person_plays: bool) -> str:
+    """Return what the pause menu's way out says: a watched match is not saved."""
+    return "Save and leave to the title" if person_plays else "Leave to the title"
 
 
 def pause_menu(app: App, table: TableScene) -> MenuScene:
@@ -368,7 +371,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
                 lambda: app.stack.push(score_page(app, table.session.controller, table)),
             ),
             MenuItem("How to play", lambda: app.stack.push(help_page(app))),
-            MenuItem("Save and leave to the title", leave),
+            MenuItem(leave_words(table.session.person_plays), leave),
         ],
         overlay=True,
     )

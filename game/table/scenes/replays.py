@@ -36,8 +36,9 @@ from game.table.hand_drawing import (
     place_page_buttons,
 )
 from game.table.hand_story import HandStory, hand_story, trick_caption
+from game.table.hover import HoverGate
 from game.table.scene import Scene, register
-from game.table.scenes.table import SEAT_NAMES, seat_label
+from game.table.scenes.table import seat_label
 from game.table.session import ReviewKey
 from game.table.store.replays import ReplayEntry, list_replays, load_replay
 from game.table.widgets import (
@@ -102,6 +103,11 @@ class Replay:
         player = self.players.get(seat, "")
         return seat_label(seat, "program" if player.startswith("engine:") else player, self.person)
 
+    def short_name(self, seat: int) -> str:
+        """Return a seat's name without its player: the person's name, or the seat's
+        ("West"), as the table says whom a pass goes to."""
+        return seat_label(seat, "", self.person)
+
 
 class ReplayList(Scene):
     """The finished matches kept, newest first: choose one to replay it."""
@@ -116,6 +122,8 @@ class ReplayList(Scene):
         self.chosen = 0
         #: The first entry shown, when there are more than fit.
         self.first = 0
+        #: Hover chooses an entry only once the pointer has really moved.
+        self.hover = HoverGate()
 
     def panel(self) -> pygame.Rect:
         """Return the list's panel: as tall as its rows, at most the window's height."""
@@ -182,6 +190,8 @@ class ReplayList(Scene):
                 self.open(self.entries[self.chosen])
             return
         if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
+            return
+        if event.type == pygame.MOUSEMOTION and not self.hover.moved(event):
             return
         rect = self.panel()
         if event.type == pygame.MOUSEWHEEL:
@@ -470,7 +480,8 @@ class ReplayPage(Scene):
         elif step.kind == "pass":
             caption = f"Hand {step.hand}: each passes the ringed cards {story.direction}"
             ringed = {card: theme.ACCENT for cards in story.passes for card in cards}
-            notes = [f"to {SEAT_NAMES[pass_receiver(seat, story.direction)]}" for seat in range(4)]
+            to = self.replay.short_name
+            notes = [f"to {to(pass_receiver(seat, story.direction))}" for seat in range(4)]
         else:
             assert trick is not None
             caption = trick_caption(trick, -1, name_of)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from core.cards import QUEEN_OF_SPADES, card_label
 from core.rules import JACK_OF_DIAMONDS_POINTS, MOON_MODES, MOON_POINTS
 from game.table.scene import register
-from game.table.scenes.menu import MenuItem, MenuScene
+from game.table.scenes.menu import MENU_WARM_BUDGET_S, MenuItem, MenuScene
 from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
 
 if TYPE_CHECKING:
@@ -176,6 +176,7 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         items,
         subtitle="← → change a setting · rules apply from the next match",
         overlay=overlay,
+        warm_budget_s=MENU_WARM_BUDGET_S,
     )
     return menu
 

@@ -11,6 +11,7 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
+from game.table.score_table import MOON_NOTE, Row, any_moon, hand_rows, score_names, total_row
 from game.table.session import HUMAN_SEAT
 from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
@@ -24,6 +25,13 @@ NAMES_WIDTH = 210
 NUMBERS_WIDTH = 180
 #: The narrowest point cards drawn when the window is very low.
 MIN_CARD_WIDTH = 24
+#: What gold means on the summary, and the keys the summary and the match result take.
+BEST_WORDS = "gold: fewest points this hand"
+KEYS_WORDS = "S score sheet · L last trick"
+#: The match result's width, the room above its table (the title) and below it (the buttons).
+RESULT_WIDTH = 720
+RESULT_TOP = 84
+RESULT_BOTTOM = 104
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -92,7 +100,8 @@ class HandSummary(Scene):
         return [self.button] if self.review_button is None else [self.button, self.review_button]
 
     def handle(self, event: pygame.event.Event) -> None:
-        """Enter, Space or the button goes on; R or its button reviews; Esc opens the menu."""
+        """Enter, Space or the button goes on; R or its button reviews; S shows the score
+        sheet, L the last trick; Esc opens the menu."""
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
                 self.go_on()
@@ -100,6 +109,8 @@ class HandSummary(Scene):
                 self.open_review()
             elif event.key == pygame.K_ESCAPE:
                 self.table.open_menu()
+            else:
+                open_page(self.table, event.key)
         else:
             for button in self.buttons():
                 if button.handle(event):
@@ -156,6 +167,7 @@ class HandSummary(Scene):
         if event.moon_shooter is not None:
             title = f"{self.table.seat_name(event.moon_shooter)} shot the moon!"
         draw_dialog(surface, rect, title, layout.text(30), layout.px(38))
+        draw_keys_words(surface, rect, layout.text(14), rect.top + layout.px(38), layout.px(24))
         top, row_h = self._rows(rect)
         art = self._card_art(row_h)
         for card, spot in self.card_spots():
@@ -167,6 +179,11 @@ class HandSummary(Scene):
             offset = (index - (len(buttons) - 1) / 2) * layout.px(240)
             button.rect.midbottom = (round(rect.centerx + offset), rect.bottom - layout.px(16))
             button.draw(surface)
+
+    def best_seats(self) -> set[int]:
+        """Return the seats that took the fewest points this hand (their names are gold)."""
+        low = min(self.event.points)
+        return {seat for seat, points in enumerate(self.event.points) if points == low}
 
     def _draw_numbers(
         self, surface: pygame.Surface, rect: pygame.Rect, top: int, row_h: int
@@ -181,18 +198,19 @@ class HandSummary(Scene):
         px = layout.text(18)
         head_y = top - layout.px(10)
         small = layout.text(14)
+        draw_text(surface, BEST_WORDS, small, theme.ACCENT, midleft=(name_x, head_y))
         draw_text(surface, "points", small, theme.TEXT_DIM, midright=(points_x, head_y))
         draw_text(surface, "total", small, theme.TEXT_DIM, midright=(total_x, head_y))
-        low = min(event.totals)
+        best = self.best_seats()
         for seat in range(4):
             cy = top + seat * row_h + row_h // 2
-            leader = event.totals[seat] == low
+            gold = seat in best
             draw_text(
                 surface,
                 self.table.seat_name(seat),
                 px,
-                theme.ACCENT if leader else theme.TEXT,
-                bold=leader,
+                theme.ACCENT if gold else theme.TEXT,
+                bold=gold,
                 midleft=(name_x, cy),
                 max_width=cards_x - name_x - layout.px(10),
             )
@@ -212,7 +230,7 @@ class HandSummary(Scene):
 
 
 class MatchOverScene(Scene):
-    """The match result: the winner, the final totals, and what to do next."""
+    """The match result: the winner, every hand's points and the totals, what to do next."""
 
     overlay = True
 
@@ -248,53 +266,134 @@ class MatchOverScene(Scene):
         self.app.replace_scene("title")
 
     def handle(self, event: pygame.event.Event) -> None:
-        """Enter starts a new match, Esc goes to the menu; buttons work with the mouse."""
+        """Enter starts a new match, Esc goes to the menu, S shows the score sheet and L the
+        last trick; buttons work with the mouse."""
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER):
                 self.new_match()
             elif event.key == pygame.K_ESCAPE:
                 self.main_menu()
+            else:
+                open_page(self.table, event.key)
             return
         for button in self.buttons:
             if button.handle(event):
                 return
 
+    def text_px(self) -> int:
+        """Return the size of the table's text."""
+        return self.app.layout.text(18)
+
+    def line_height(self) -> int:
+        """Return the height of one row of the table."""
+        return round(self.text_px() * 1.5)
+
+    def rows(self) -> list[Row]:
+        """Return the table's rows: the names, the hands (the first ones added up into one row
+        when all would not fit the window) and the totals."""
+        layout = self.app.layout
+        controller = self.table.session.controller
+        room = layout.height - 2 * layout.px(20) - layout.px(RESULT_TOP + RESULT_BOTTOM)
+        fixed = 2 + (1 if any_moon(controller) else 0)
+        most = max(1, room // self.line_height() - fixed)
+        head = score_names(controller, self.app.settings.player_name)
+        return [head, *hand_rows(controller, most), total_row(controller)]
+
+    def panel(self) -> pygame.Rect:
+        """Return the result's panel: as tall as its table, within the window."""
+        layout = self.app.layout
+        lines = len(self.rows()) + (1 if any_moon(self.table.session.controller) else 0)
+        height = layout.px(RESULT_TOP + RESULT_BOTTOM) + lines * self.line_height()
+        return centred_rect(layout.size, layout.px(RESULT_WIDTH), height, layout.px(20))
+
     def draw(self, surface: pygame.Surface) -> None:
-        """Draw the result panel."""
+        """Draw the result panel: the winner, the table of every hand, the buttons."""
         layout = self.app.layout
         controller = self.table.session.controller
         winner = controller.winner
-        totals = controller.totals
-        rect = centred_rect(layout.size, layout.px(620), layout.px(400), layout.px(20))
+        rect = self.panel()
         you_won = winner == 0 and self.table.session.person_plays
         title = "You win the match!" if you_won else f"{self.table.seat_name(winner or 0)} wins"
         draw_dialog(surface, rect, title, layout.text(34), layout.px(44), theme.ACCENT)
-        order = sorted(range(4), key=lambda seat: totals[seat])
-        for place, seat in enumerate(order):
-            y = rect.top + layout.px(110) + place * layout.px(44)
-            strong = seat == winner
-            colour = theme.ACCENT if strong else theme.TEXT
-            draw_text(
-                surface,
-                f"{place + 1}.  {self.table.seat_name(seat)}",
-                layout.text(20),
-                colour,
-                bold=strong,
-                midleft=(rect.left + layout.px(40), y),
-            )
-            draw_text(
-                surface,
-                str(totals[seat]),
-                layout.text(20),
-                colour,
-                bold=strong,
-                midright=(rect.right - layout.px(40), y),
-            )
+        px, line_h = self.text_px(), self.line_height()
+        left = rect.left + layout.px(30)
+        width = rect.width - 2 * layout.px(30)
+        rows = self.rows()
+        y = rect.top + layout.px(RESULT_TOP)
+        for number, row in enumerate(rows):
+            last = number == len(rows) - 1
+            if last:
+                pygame.draw.line(surface, theme.PANEL_BORDER, (left, y), (left + width, y))
+            strong = number == 0 or last
+            _draw_result_row(surface, row, px, (left, y, width, line_h), winner, strong)
+            y += line_h
+        if any_moon(controller):
+            note_px = layout.text(14)
+            draw_text(surface, MOON_NOTE, note_px, theme.TEXT_DIM, midleft=(left, y + line_h // 2))
+        draw_text(
+            surface,
+            KEYS_WORDS,
+            layout.text(14),
+            theme.TEXT_DIM,
+            center=(rect.centerx, rect.bottom - layout.px(84)),
+            max_width=width,
+        )
         for index, button in enumerate(self.buttons):
             button.rect = pygame.Rect(0, 0, layout.px(200), layout.px(46))
             offset = (index - 0.5) * layout.px(220)
             button.rect.midbottom = (round(rect.centerx + offset), rect.bottom - layout.px(20))
             button.draw(surface)
+
+
+def _draw_result_row(
+    surface: pygame.Surface,
+    row: Row,
+    px: int,
+    place: tuple[int, int, int, int],
+    winner: int | None,
+    strong: bool,
+) -> None:
+    """Draw one row of the result's table in ``place`` (left, top, width, height): its name
+    left-aligned, a column a seat right-aligned, the winner's column gold."""
+    left, top, width, height = place
+    first = round(width * 0.28)
+    column = (width - first) // 4
+    middle = top + height // 2
+    colour = theme.TEXT if strong else theme.TEXT_DIM
+    draw_text(surface, row[0], px, colour, bold=strong, midleft=(left, middle), max_width=first)
+    for seat, cell in enumerate(row[1:]):
+        gold = seat == winner
+        draw_text(
+            surface,
+            cell,
+            px,
+            theme.ACCENT if gold else theme.TEXT,
+            bold=strong or gold,
+            midright=(left + first + (seat + 1) * column, middle),
+            max_width=column - max(4, px // 2),
+        )
+
+
+def open_page(table: TableScene, key: int) -> None:
+    """Open the score sheet (S) or the last trick (L) over a summary or the match result."""
+    if key == pygame.K_s:
+        table.open_scores()
+    elif key == pygame.K_l:
+        table.open_last_trick()
+
+
+def draw_keys_words(
+    surface: pygame.Surface, rect: pygame.Rect, px: int, y: int, margin: int
+) -> None:
+    """Write the keys a summary takes (``KEYS_WORDS``) at the right of the panel ``rect``."""
+    draw_text(
+        surface,
+        KEYS_WORDS,
+        px,
+        theme.TEXT_DIM,
+        midright=(rect.right - margin, y),
+        max_width=rect.width // 4,
+    )
 
 
 register("hand_summary", HandSummary)

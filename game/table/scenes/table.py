@@ -34,7 +34,7 @@ from game.table.session import (
 )
 from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
-from game.table.watch import face_of, watched_hands
+from game.table.watch import WATCH_HINT, WATCH_HINT_S, face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
 from game.table.wording import breaking_hearts, plate_points, with_verb
 
@@ -130,7 +130,7 @@ class TableScene(Scene):
         else:
             self.view.show(session.take_events(), session.controller)
         if not session.person_plays:
-            app.toast("Watching the bots: press F or “Show hands” to see every hand face up")
+            self.message = (WATCH_HINT, WATCH_HINT_S)
 
     # -- the look -------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ statistics, help."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -12,6 +13,7 @@ from ai.registry import SeatRefused, check_seats, seat_player_names
 from ai.review import finished_hands
 from core.cards import parse_cards
 from core.seats import Seat, engine_seats
+from game.table.card_art import CardArt, CardStyle
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene, confirm_menu
 from game.table.session import TableSession
@@ -26,6 +28,11 @@ TITLE_WARM_BUDGET_S = 0.03
 LEFT_FAN = tuple(parse_cards("TH JH QH KH AH"))
 RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
 FAN_STEP_DEGREES = 11.0
+#: The least room between a fan and the window's edge or the menu (layout pixels), the
+#: smallest share of its size a fan is drawn at (else none is), and the fans kept turned.
+FAN_MARGIN = 12
+MIN_FAN_ZOOM = 0.6
+KEPT_FANS = 4
 #: How long a message about the saved match stays up.
 LONG_TOAST_SECONDS = 8.0
 
@@ -114,12 +121,12 @@ def abandon_match_menu(app: App) -> MenuScene:
 class TitleScene(MenuScene):
     """The first screen."""
 
-    #: Whether the table's cards and sounds are all prepared (the fans then show).
-    warmed = False
-
     def __init__(self, app: App) -> None:
         self.has_saved_game = app.dirs.save_file.exists()
-        self._turned: dict[tuple[int, int, float], pygame.Surface] = {}
+        #: Both fans' turned cards by card width, style and zoom, oldest first.
+        self._turned: dict[
+            tuple[int, CardStyle, float], tuple[list[pygame.Surface], list[pygame.Surface]]
+        ] = {}
 
         def resume() -> None:
             had_file = app.dirs.save_file.exists()
@@ -149,48 +156,112 @@ class TitleScene(MenuScene):
             ],
             subtitle="Hearts against bots that play fair",
             back=self.quit,
+            warm_budget_s=TITLE_WARM_BUDGET_S,
         )
 
-    def update(self, dt: float) -> None:
-        """Prepare the cards and sounds while the menu waits (nothing moves here)."""
-        self.warmed = self.app.warm_up(TITLE_WARM_BUDGET_S)
-
-    def frame_due_in(self) -> float | None:
-        """Return 0 (a frame each tick) until the cards are prepared, then None: it is still."""
-        return None if self.warmed else 0.0
-
     def draw(self, surface: pygame.Surface) -> None:
-        """Draw the menu with a fan of cards on each side when the window is wide enough."""
+        """Draw the menu with a fan of cards on each side, where there is room for one."""
         super().draw(surface)
         panel = self._geometry()[0]
         art = self.app.card_art()
-        room = panel.left - art.size[1] * 1.4
-        # The fans wait for their faces to be drawn by the warm-up, so no frame draws them.
-        if room < 0 or not all(art.has_face(card) for card in LEFT_FAN + RIGHT_FAN):
+        margin = self.app.layout.px(FAN_MARGIN)
+        width = surface.get_width()
+        sides = ((LEFT_FAN, 0, panel.left), (RIGHT_FAN, panel.right, width))
+        zoom = min(
+            fan_zoom(art.size, len(cards), right - left - 2 * margin)
+            for cards, left, right in sides
+        )
+        if zoom < MIN_FAN_ZOOM:
             return
-        centre_y = panel.centery + art.size[1]
-        self._draw_fan(surface, LEFT_FAN, (panel.left // 2, centre_y))
-        self._draw_fan(surface, RIGHT_FAN, ((panel.right + surface.get_width()) // 2, centre_y))
+        fans = self._fans(art, zoom)
+        if fans is None:
+            return
+        centre_y = panel.centery
+        for images, (cards, left, right) in zip(fans, sides, strict=True):
+            _draw_fan(surface, images, cards, art.size, zoom, ((left + right) // 2, centre_y))
 
-    def _draw_fan(
-        self, surface: pygame.Surface, cards: tuple[int, ...], pivot: tuple[int, int]
-    ) -> None:
-        art = self.app.card_art()
-        middle = (len(cards) - 1) / 2
-        for index, card in enumerate(cards):
-            angle = (middle - index) * FAN_STEP_DEGREES
-            key = (art.size[0], card, angle)
-            image = self._turned.get(key)
-            if image is None:
-                image = pygame.transform.rotozoom(art.face(card), angle, 1.0)
-                self._turned[key] = image
-            # Each card turns about a point below its centre, as a fan held in a hand.
-            lift = pygame.math.Vector2(0, -art.size[1] * 1.05).rotate(-angle)
-            surface.blit(image, image.get_rect(center=(pivot[0] + lift.x, pivot[1] + lift.y)))
+    def _fans(
+        self, art: CardArt, zoom: float
+    ) -> tuple[list[pygame.Surface], list[pygame.Surface]] | None:
+        """Return the turned cards of both fans in the art's style, made once its faces are
+        drawn (by the warm-up, so no frame draws them); until then the fans of the style shown
+        last at this size, so a changed style never leaves the sides empty."""
+        key = (art.size[0], art.style, zoom)
+        fans = self._turned.get(key)
+        if fans is None and all(art.has_face(card) for card in LEFT_FAN + RIGHT_FAN):
+            fans = (_turned_fan(art, LEFT_FAN, zoom), _turned_fan(art, RIGHT_FAN, zoom))
+            self._turned[key] = fans
+            while len(self._turned) > KEPT_FANS:
+                del self._turned[next(iter(self._turned))]
+        if fans is None:
+            shown = [
+                fan for (size, _, at), fan in self._turned.items() if (size, at) == (key[0], zoom)
+            ]
+            fans = shown[-1] if shown else None
+        return fans
 
     def quit(self) -> None:
         """Leave the program."""
         self.app.running = False
+
+
+def _fan_angles(count: int) -> list[float]:
+    """Return how far each card of a fan of ``count`` turns, in degrees, left to right."""
+    middle = (count - 1) / 2
+    return [(middle - index) * FAN_STEP_DEGREES for index in range(count)]
+
+
+def _fan_offsets(size: tuple[int, int], count: int, zoom: float) -> list[pygame.math.Vector2]:
+    """Return each card's centre from the fan's pivot: each turns about a point below its
+    centre, as a fan held in a hand."""
+    lift = pygame.math.Vector2(0, -size[1] * 1.05 * zoom)
+    return [lift.rotate(-angle) for angle in _fan_angles(count)]
+
+
+def fan_bounds(size: tuple[int, int], count: int, zoom: float) -> pygame.Rect:
+    """Return the box a fan of ``count`` cards of ``size`` at ``zoom`` covers, about its pivot."""
+    box: pygame.Rect | None = None
+    w, h = size[0] * zoom, size[1] * zoom
+    for angle, offset in zip(_fan_angles(count), _fan_offsets(size, count, zoom), strict=True):
+        turn = math.radians(angle)
+        across = w * abs(math.cos(turn)) + h * abs(math.sin(turn)) + 2
+        down = w * abs(math.sin(turn)) + h * abs(math.cos(turn)) + 2
+        card = pygame.Rect(0, 0, math.ceil(across), math.ceil(down))
+        card.center = (round(offset.x), round(offset.y))
+        box = card if box is None else box.union(card)
+    assert box is not None
+    return box
+
+
+def fan_zoom(size: tuple[int, int], count: int, room: int) -> float:
+    """Return how large a fan may be drawn (1 at most) to fit ``room`` pixels across."""
+    across = fan_bounds(size, count, 1.0).width
+    return min(1.0, math.floor(100 * max(0, room) / across) / 100)
+
+
+def _turned_fan(art: CardArt, cards: tuple[int, ...], zoom: float) -> list[pygame.Surface]:
+    """Return the fan's cards turned to their angles at ``zoom``."""
+    angles = _fan_angles(len(cards))
+    return [
+        pygame.transform.rotozoom(art.face(c), a, zoom) for c, a in zip(cards, angles, strict=True)
+    ]
+
+
+def _draw_fan(
+    surface: pygame.Surface,
+    images: list[pygame.Surface],
+    cards: tuple[int, ...],
+    size: tuple[int, int],
+    zoom: float,
+    centre: tuple[int, int],
+) -> None:
+    """Draw a fan's turned cards with the middle of its box at ``centre``."""
+    box = fan_bounds(size, len(cards), zoom)
+    pivot = (centre[0] - box.centerx, centre[1] - box.centery)
+    for image, offset in zip(images, _fan_offsets(size, len(cards), zoom), strict=True):
+        surface.blit(
+            image, image.get_rect(center=(round(pivot[0] + offset.x), round(pivot[1] + offset.y)))
+        )
 
 
 register("title", TitleScene)
