@@ -226,3 +226,21 @@ def test_large_print_courts_carry_no_label_in_their_panel() -> None:
     middle = (0, h // 3, w, h - 2 * (h // 3))
     panels = {pixels(art.face(parse_card(name)).subsurface(middle)) for name in ("JS", "QS", "KS")}
     assert len(panels) == 1
+
+
+def test_a_quick_cache_scales_faces_from_a_drawn_size_and_keeps_that_size() -> None:
+    """While quick (the frame after a resize), a face not drawn yet is scaled from a size
+    already drawn; sizes passed through by a resize are dropped before the drawn one."""
+    cache = CardArtCache(keep=2)
+    drawn = cache.get(100)
+    face = drawn.face(5)
+    cache.quick = True
+    for width in (110, 120, 130):
+        art = cache.get(width)
+        stand_in = art.face(5)
+        assert stand_in.get_size() == art.size and not art.has_face(5)
+        assert not art.warm(time.perf_counter() + 1), "nothing is drawn while quick"
+    assert (100, CardStyle()) in cache and drawn.face(5) is face
+    cache.quick = False
+    exact = cache.get(130).face(5)
+    assert cache.get(130).has_face(5) and exact is not stand_in

@@ -189,6 +189,10 @@ class CardArt:
         self._back: pygame.Surface | None = None
         self._shadow: pygame.Surface | None = None
         self._outlines: dict[tuple[int, int, int, int], pygame.Surface] = {}
+        #: The cache this art belongs to: while it is ``quick``, a face not drawn yet is scaled
+        #: from another size it keeps (``face``).
+        self.cache: CardArtCache | None = None
+        self._stand_ins: dict[int, pygame.Surface] = {}
 
     @property
     def size(self) -> tuple[int, int]:
@@ -201,9 +205,38 @@ class CardArt:
             raise ValueError(f"not a card index: {card!r}")
         surface = self._faces.get(card)
         if surface is None:
-            surface = _finish(self._draw_face(card))
-            self._faces[card] = surface
+            stand_in = self._stand_in(card)
+            surface = stand_in if stand_in is not None else self._draw_exact(card)
         return surface
+
+    def _draw_exact(self, card: int) -> pygame.Surface:
+        """Draw and keep the face of ``card`` at this size."""
+        surface = _finish(self._draw_face(card))
+        self._faces[card] = surface
+        return surface
+
+    def _stand_in(self, card: int) -> pygame.Surface | None:
+        """Return the face of ``card`` scaled from another size, while the cache is quick.
+
+        The frame right after a resize uses these, so it is shown at once at the new size;
+        the face itself is drawn by a later frame (``has_face`` stays false until then).
+        """
+        cache = self.cache
+        if cache is None or not cache.quick:
+            return None
+        surface = self._stand_ins.get(card)
+        if surface is None:
+            source = cache.drawn_face(card, self.style)
+            if source is None:
+                return None
+            surface = pygame.transform.smoothscale(source, self.size)
+            self._stand_ins[card] = surface
+        return surface
+
+    @property
+    def drawn(self) -> int:
+        """Return how many faces are drawn at this size."""
+        return len(self._faces)
 
     def has_face(self, card: int) -> bool:
         """Return whether the face of ``card`` is drawn already (``face`` would be instant)."""
@@ -243,8 +276,11 @@ class CardArt:
     def warm(self, deadline: float) -> bool:
         """Draw surfaces not drawn yet until ``time.perf_counter()`` reaches ``deadline``.
 
-        Return whether the back, the shadow and all 52 faces are now drawn.
+        Return whether the back, the shadow and all 52 faces are now drawn. Nothing is drawn
+        while the cache is quick (that frame must be ready at once).
         """
+        if self.cache is not None and self.cache.quick:
+            return False
         if self._back is None:
             if time.perf_counter() >= deadline:
                 return False
@@ -257,7 +293,7 @@ class CardArt:
             if card not in self._faces:
                 if time.perf_counter() >= deadline:
                     return False
-                self.face(card)
+                self._draw_exact(card)
         return self._shadow is not None
 
     @cached_property
@@ -446,6 +482,16 @@ class CardArtCache:
     def __init__(self, keep: int = 4) -> None:
         self.keep = max(1, keep)
         self._arts: OrderedDict[tuple[int, CardStyle], CardArt] = OrderedDict()
+        #: While true (the frame after a resize), faces not drawn yet at a size are scaled
+        #: from another size kept, so that frame takes no time to draw.
+        self.quick = False
+
+    def drawn_face(self, card: int, style: CardStyle) -> pygame.Surface | None:
+        """Return the face of ``card`` in ``style`` drawn at any size kept (the latest used)."""
+        for (_, kept_style), art in reversed(self._arts.items()):
+            if kept_style == style and art.has_face(card):
+                return art.face(card)
+        return None
 
     def get(self, width_px: int, style: CardStyle = CardStyle()) -> CardArt:
         """Return the art for cards ``width_px`` wide in ``style``, drawing it if new."""
@@ -453,9 +499,12 @@ class CardArtCache:
         art = self._arts.get(key)
         if art is None:
             art = CardArt(width_px, style)
+            art.cache = self
             self._arts[key] = art
             while len(self._arts) > self.keep:
-                self._arts.popitem(last=False)
+                # Sizes passed through by a resize, never drawn, go before those drawn.
+                blank = [k for k, kept in self._arts.items() if k != key and kept.drawn == 0]
+                del self._arts[blank[0] if blank else next(iter(self._arts))]
         else:
             self._arts.move_to_end(key)
         return art

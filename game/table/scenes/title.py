@@ -178,7 +178,8 @@ class TitleScene(MenuScene):
             image = self._turned.get(key)
             if image is None:
                 image = pygame.transform.rotozoom(art.face(card), angle, 1.0)
-                self._turned[key] = image
+                if art.has_face(card):  # not a stand-in scaled for a resize's first frame
+                    self._turned[key] = image
             # Each card turns about a point below its centre, as a fan held in a hand.
             lift = pygame.math.Vector2(0, -art.size[1] * 1.05).rotate(-angle)
             surface.blit(image, image.get_rect(center=(pivot[0] + lift.x, pivot[1] + lift.y)))
