@@ -14,7 +14,7 @@ import pygame
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.layout import Layout
-from game.table.widgets import Button, centred_rect, draw_text
+from game.table.widgets import Button, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -47,7 +47,7 @@ def hand_page_panel(layout: Layout) -> pygame.Rect:
     height = max(
         layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
     )
-    return centred_rect(layout.size, width, height, layout.px(PANEL_MARGIN))
+    return layout.panel(width, height, layout.px(PANEL_MARGIN))
 
 
 def place_page_buttons(
