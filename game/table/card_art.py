@@ -5,7 +5,8 @@ rings) are rasterised from signed distance fields, so their edges are antialiase
 Ranks and suit symbols are DejaVu glyphs rendered at their final size (the condensed ``10`` is
 drawn larger and scaled down smoothly) and placed by their ink bounds, so they stay sharp and
 line up exactly. Cards narrower than ``COMPACT_WIDTH``, and large-print cards, trade the pip
-layout for bigger indices and one big suit symbol.
+layout for bigger indices and one big suit symbol; a large-print court keeps its figure beside
+its one index.
 """
 
 from __future__ import annotations
@@ -305,8 +306,24 @@ class CardArt:
         return self.margin_x + widest / 2, self.margin_x + widest + max(2.0, self.width * 0.06)
 
     @cached_property
+    def _court_box(self) -> tuple[float, float, float, float]:
+        """Return the box (left, top, right, bottom) of a court card's panel.
+
+        Between the corner indices' columns, from top to bottom; a large-print court has its
+        (large) index only at the top left and the panel takes the rest of the card, so a card
+        overlapped by its neighbour still shows its index and the figure beside it. Below the
+        index on a compact card.
+        """
+        w, h = self.size
+        if self.compact:
+            return self._middle
+        _, inner = self._column
+        right = w - self.margin_x if self.simple else w - inner  # large print: one index
+        return inner, self.margin_y, right, h - self.margin_y
+
+    @cached_property
     def _middle(self) -> tuple[float, float, float, float]:
-        """Return the box (left, top, right, bottom) of the court panel or the big symbol."""
+        """Return the box (left, top, right, bottom) of the pips or the big symbol."""
         w, h = self.size
         if not self.simple:
             _, inner = self._column
@@ -330,28 +347,34 @@ class CardArt:
         if surface is None:
             canvas = self._blank()
             if panel is not None:
-                self._panel(canvas, *self._middle, panel)
+                self._panel(canvas, *self._court_box, panel)
             surface = canvas.surface(EDGE)
             self._bases[panel] = surface
         return surface
 
-    def _place(self, surface: pygame.Surface, glyph: pygame.Surface, x: int, y: int) -> None:
-        """Draw ``glyph`` at (x, y) and, unless compact, upside down in the opposite corner."""
+    def _place(
+        self, surface: pygame.Surface, glyph: pygame.Surface, x: int, y: int, turned: bool = True
+    ) -> None:
+        """Draw ``glyph`` at (x, y) and, unless compact or not ``turned``, upside down in the
+        opposite corner."""
         surface.blit(glyph, (x, y))
-        if not self.compact:
+        if turned and not self.compact:
             w, h = self.size
             flipped = _upside_down(glyph)
             surface.blit(flipped, (w - x - glyph.get_width(), h - y - glyph.get_height()))
 
-    def _draw_index(self, surface: pygame.Surface, card: int, colour: RGB) -> None:
-        """Draw the corner indices: the rank over the suit symbol, centred in one column."""
+    def _draw_index(
+        self, surface: pygame.Surface, card: int, colour: RGB, turned: bool = True
+    ) -> None:
+        """Draw the corner indices: the rank over the suit symbol, centred in one column (and
+        turned in the opposite corner, if ``turned``)."""
         centre, _ = self._column
         rank = _rank(rank_label(rank_of(card)), self.cap_height, colour)
         suit = _symbol(suit_of(card), self.index_suit, colour)
         top = round(self.margin_y)
-        self._place(surface, rank, round(centre - rank.get_width() / 2), top)
+        self._place(surface, rank, round(centre - rank.get_width() / 2), top, turned)
         suit_top = round(self.margin_y + self.cap_height + self.index_gap)
-        self._place(surface, suit, round(centre - suit.get_width() / 2), suit_top)
+        self._place(surface, suit, round(centre - suit.get_width() / 2), suit_top, turned)
 
     def _draw_face(self, card: int) -> pygame.Surface:
         """Draw a card's face: corner indices and the pips, the ace or the court figure."""
@@ -359,11 +382,11 @@ class CardArt:
         colour = self.style.suit_colour(suit_of(card))
         court = rank in (9, 10, 11)
         surface = self._base(colour if court else None).copy()
-        self._draw_index(surface, card, colour)
-        if self.simple:
-            self._big_symbol(surface, card, colour)
-        elif court:
+        self._draw_index(surface, card, colour, turned=not (court and self.simple))
+        if court and not self.compact:
             self._court_figure(surface, card, colour)
+        elif self.simple:
+            self._big_symbol(surface, card, colour)
         elif rank == 12:
             self._ace(surface, card, colour)
         else:
@@ -432,7 +455,7 @@ class CardArt:
         The panel's upper half holds the figure (``court_half``) and the lower half the same
         figure turned by 180 degrees; a gold rule marks where the two meet.
         """
-        left, top, right, bottom = self._middle
+        left, top, right, bottom = self._court_box
         edge = max(2, round(self.width * 0.035))
         box = pygame.Rect(round(left) + edge, round(top) + edge, 0, 0)
         box.size = (round(right) - edge - box.x, (round(bottom) - edge - box.y) // 2)
