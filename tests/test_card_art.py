@@ -219,10 +219,33 @@ def test_kings_queens_and_jacks_are_drawn_differently() -> None:
     assert len(middles) == 3
 
 
-def test_large_print_courts_carry_no_label_in_their_panel() -> None:
-    """A large-print court shows the suit in its panel; the corner index alone names the rank."""
-    art = CardArt(120, CardStyle(large_print=True))
-    w, h = art.size
-    middle = (0, h // 3, w, h - 2 * (h // 3))
-    panels = {pixels(art.face(parse_card(name)).subsurface(middle)) for name in ("JS", "QS", "KS")}
-    assert len(panels) == 1
+def test_large_print_courts_show_their_figure_beside_the_index() -> None:
+    """A large-print court overlapped by the next card of a hand still shows its figure
+    beside the index: in the left 0.6 of the card (a hand fanned 0.6 to 0.72 of a card apart)
+    and in its top half (the rows of every hand on the review page), a jack, a queen and a
+    king differ (an empty panel with the suit is the same for all three)."""
+    for width in (96, 150):
+        art = CardArt(width, CardStyle(large_print=True))
+        w, h = art.size
+        left = round(w * 0.4)  # right of the corner index, which names the rank anyway
+        for shown in ((left, 0, round(w * 0.2), h), (left, 0, w - left, h // 2)):
+            faces = [art.face(parse_card(name)).subsurface(shown) for name in ("JS", "QS", "KS")]
+            assert len({pixels(face) for face in faces}) == 3, (width, shown)
+
+
+def test_a_quick_cache_scales_faces_from_a_drawn_size_and_keeps_that_size() -> None:
+    """While quick (the frame after a resize), a face not drawn yet is scaled from a size
+    already drawn; sizes passed through by a resize are dropped before the drawn one."""
+    cache = CardArtCache(keep=2)
+    drawn = cache.get(100)
+    face = drawn.face(5)
+    cache.quick = True
+    for width in (110, 120, 130):
+        art = cache.get(width)
+        stand_in = art.face(5)
+        assert stand_in.get_size() == art.size and not art.has_face(5)
+        assert not art.warm(time.perf_counter() + 1), "nothing is drawn while quick"
+    assert (100, CardStyle()) in cache and drawn.face(5) is face
+    cache.quick = False
+    exact = cache.get(130).face(5)
+    assert cache.get(130).has_face(5) and exact is not stand_in

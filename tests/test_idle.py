@@ -210,6 +210,72 @@ def test_a_resize_while_a_frame_is_drawn_shows_no_frame_of_the_old_size(
         assert table_follows
 
 
+def test_a_window_still_changing_size_while_the_frame_is_drawn_again_shows_its_last_size(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live resize goes on while the frame is drawn, and again while it is drawn anew: the
+    frame shown is drawn at the size the window has when it is shown."""
+    driver = drivers()
+    app = driver.app
+    table = table_waiting_for_the_pass(driver)
+    shown: list[tuple[tuple[int, int], tuple[int, int]]] = []
+    flip = pygame.display.flip
+
+    def recording_flip() -> None:
+        shown.append((pygame.display.get_surface().get_size(), app.layout.size))
+        flip()
+
+    monkeypatch.setattr(pygame.display, "flip", recording_flip)
+    draw = table.draw
+    sizes = [(1600, 900), (1700, 950)]
+
+    def draw_while_resizing(surface: pygame.Surface) -> None:
+        draw(surface)
+        if sizes:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().size = sizes.pop(0)
+
+    monkeypatch.setattr(table, "draw", draw_while_resizing)
+    driver.step()
+    assert shown == [((1700, 950), (1700, 950))], f"frames shown (size, laid out for): {shown}"
+
+
+def test_the_frame_after_a_resize_draws_no_card_anew_and_the_next_draws_them_exactly(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first frame at a new size scales the cards already drawn (it is shown at once,
+    while the old picture would still be in the window); the frame after it draws the faces
+    at their exact size, without waiting for input."""
+    from game.table.card_art import CardArt
+
+    driver = drivers()
+    app = driver.app
+    table = table_waiting_for_the_pass(driver)
+    drawn: list[int] = []
+    draw_face = CardArt._draw_face
+
+    def counting_draw_face(art: CardArt, card: int) -> pygame.Surface:
+        drawn.append(card)
+        return draw_face(art, card)
+
+    monkeypatch.setattr(CardArt, "_draw_face", counting_draw_face)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pygame.Window.from_display_module().size = (1600, 900)
+    pygame.event.post(pygame.event.Event(pygame.VIDEORESIZE, size=(1600, 900), w=1600, h=900))
+    driver.step()
+    assert app.layout.size == (1600, 900)
+    assert drawn == [], f"{len(drawn)} faces drawn in the frame right after the resize"
+    art = app.card_art()
+    hand = table.view.shown.hand
+    blits = [art.face(card).get_size() for card in hand]
+    assert set(blits) == {art.size}, "the stand-ins are not at the new card size"
+    assert app.next_frame_in() == 0, "no frame follows to draw the cards exactly"
+    driver.step()
+    assert all(art.has_face(card) for card in hand), "the hand's faces were not drawn exactly"
+
+
 def test_the_idle_benchmark_measures_the_title_and_the_table_drawing_nothing() -> None:
     from bench.idle import IDLE_HEADER, idle_rows, run_idle, target_rows
 

@@ -7,6 +7,7 @@ import itertools
 import pytest
 from pygame import Rect
 
+from game.table.hand_drawing import hand_page_panel
 from game.table.layout import LIFT, compute_layout
 
 SIZES = [
@@ -21,6 +22,7 @@ SIZES = [
     (1080, 1920),
     (2560, 1080),
     (800, 1280),
+    (1024, 1280),
 ]
 
 
@@ -94,3 +96,31 @@ def test_hand_stays_centred_as_it_shrinks() -> None:
         middle = (spots[0][0] + spots[-1][0]) / 2
         assert middle == pytest.approx(layout.width / 2, abs=1)
         assert all(b[0] > a[0] for a, b in itertools.pairwise(spots))
+
+
+@pytest.mark.parametrize("size", [(1024, 1280), (1080, 1920), (800, 1280)])
+def test_a_tall_window_grows_the_cards_and_gives_the_hand_its_width(size: tuple[int, int]) -> None:
+    """A tall window's spare height goes to larger cards, not to empty felt; the person's
+    name plate sits above the hand, which spreads across the window."""
+    layout = compute_layout(*size)
+    assert layout.card_size[0] >= 1.3 * layout.px(92), layout.card_size
+    hand = _hand_rect(layout)
+    assert hand.width >= 0.8 * layout.width, hand
+    plate = layout.name_plates[0]
+    assert plate.bottom <= hand.top and plate.left == layout.px(14), plate
+    # The felt between the north seat's plate and the lifted hand is mostly used: the trick
+    # and the message take at least a third of it.
+    tricks = [_rect(c, layout.card_size) for c in layout.trick_centres]
+    trick_area = tricks[0].unionall(tricks[1:])
+    north = layout.name_plates[2].bottom
+    assert trick_area.height + layout.message_area.height >= (plate.top - north) / 3
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_hand_page_covers_each_name_plate_whole_or_not_at_all(size: tuple[int, int]) -> None:
+    """A page over the table leaves no sliver of a name plate showing at its side."""
+    layout = compute_layout(*size)
+    panel = hand_page_panel(layout)
+    assert Rect(0, 0, *size).contains(panel)
+    for plate in layout.name_plates:
+        assert panel.contains(plate) or not panel.colliderect(plate), (plate, panel)

@@ -122,6 +122,9 @@ def test_the_summary_shows_every_point_card_inside_its_panel(
     driver = drivers(size=size)
     summary = reach_summary(driver)
     check_point_cards_inside(driver, summary)
+    panel = summary.panel()
+    for plate in driver.app.layout.name_plates:  # no sliver of a plate shows beside the panel
+        assert panel.contains(plate) or not panel.colliderect(plate), (plate, panel)
     # A seat that took every heart, the Q♠ and the J♦ fits too.
     everything = [*cards_of(HEARTS_MASK), QUEEN_OF_SPADES, JACK_OF_DIAMONDS]
     summary.taken = [everything, [], [], []]

@@ -6,6 +6,7 @@ mouse events (see table_driver.py).
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 from typing import Any
@@ -441,3 +442,58 @@ def test_hindsight_shows_every_hand_only_when_asked(drivers: MakeDriver) -> None
     driver.click(page.hindsight_button.rect.center)
     assert not page.hindsight
     assert page.review is review, "hindsight changes what is shown, never the review"
+
+
+class _Blits(pygame.Surface):
+    """A window-sized surface that notes where each card face (an image of a card's shape) is
+    drawn, and which of them get a ring drawn over them."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        super().__init__(size)
+        self.cards: list[pygame.Rect] = []
+        self.ringed: list[pygame.Rect] = []
+
+    def blit(self, source, dest, area=None, special_flags=0):  # type: ignore[no-untyped-def,override]
+        """Draw as a surface does, noting card faces and the rings over them."""
+        rect = super().blit(source, dest, area, special_flags)
+        width, height = source.get_size()
+        if width >= 16 and abs(height / width - 1.4) < 0.03:
+            spot = pygame.Rect(rect.topleft, (width, height))
+            if self.cards and spot == self.cards[-1]:
+                self.ringed.append(spot)  # a ring drawn over the card just drawn
+            else:
+                self.cards.append(spot)
+        return rect
+
+
+def test_the_review_shows_the_played_card_whole_and_hindsight_rows_apart(
+    drivers: MakeDriver,
+) -> None:
+    """At 1280×720 the card played, raised in the hand below the trick, is covered by no
+    other card; in hindsight every hand is a whole row of its own, no row over another."""
+    driver = drivers(size=(1280, 720))
+    small_samples(driver)
+    summary = play_hand_by_keys(driver)
+    page = open_review(driver, summary)
+    reviewed(driver, page)
+    for index, step in enumerate(page.steps):
+        if step.kind != "trick":
+            continue
+        page.go(index)
+        for hindsight in (False, True):
+            page.hindsight = hindsight
+            drawn = _Blits(driver.app.layout.size)
+            page.draw(drawn)
+            if not hindsight:
+                raised = drawn.ringed[-1]  # the trick's winner first, then the card played
+                later = drawn.cards[drawn.cards.index(raised) + 1 :]
+                covering = [spot for spot in later if spot.colliderect(raised)]
+                assert not covering, f"trick {step.trick}: the card played is covered"
+                continue
+            rows: dict[int, pygame.Rect] = {}
+            for spot in drawn.cards:
+                rows[spot.top] = rows.get(spot.top, spot).union(spot)
+            tops = sorted(rows)[-4:]  # the four hands' rows, under anything above them
+            assert len(tops) == 4, f"trick {step.trick}: rows at {tops}"
+            for upper, lower in itertools.pairwise(tops):
+                assert rows[upper].bottom <= lower, f"trick {step.trick}: rows overlap"

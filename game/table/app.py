@@ -56,6 +56,8 @@ IDLE_POLL_S = 0.05
 #: How often a sleeping loop looks for input (less than a frame at 60 Hz). pygame's own
 #: ``event.wait(timeout)`` looks every millisecond, which costs about 5 % of a core by itself.
 INPUT_POLL_S = 0.01
+#: How many times one frame is drawn again when the window changed size while it was drawn.
+RESIZE_REDRAWS = 4
 #: Slack when comparing a timer with the time moved on (the two sums round differently).
 TIME_SLACK_S = 1e-6
 
@@ -152,6 +154,7 @@ class App:
 
     def _resized(self) -> None:
         self.screen = display_surface()
+        self.art.quick = True
         self.layout = compute_layout(*self.screen.get_size())
         if not self.fullscreen:
             self.windowed_size = self.screen.get_size()
@@ -385,18 +388,26 @@ class App:
         """Draw the visible screens and the messages, then show the frame.
 
         A resize that landed while the frame was drawn is looked for just before it is shown:
-        the frame is then drawn again at the new size, so no frame of the old size is shown
-        in the resized window.
+        the frame is then drawn again at the new size (up to ``RESIZE_REDRAWS`` times while
+        the window keeps changing), so no frame of an old size is shown in a resized window.
+        The frame drawn right after a resize scales the cards from a size already drawn
+        rather than drawing them anew (``CardArtCache.quick``), so it is ready at once; the
+        next frame draws them at their exact size.
         """
         self._paint()
-        pygame.event.pump()
-        if display_surface().get_size() != self.layout.size:
+        for _ in range(RESIZE_REDRAWS):
+            pygame.event.pump()
+            if display_surface().get_size() == self.layout.size:
+                break
             self._resized()
             self._paint()
         pygame.display.flip()
         self.frames_drawn += 1
         self._frame_wanted = False
         self._drawn_scenes = list(self.stack.scenes)
+        if self.art.quick:
+            self.art.quick = False
+            self.request_frame()
 
     def _paint(self) -> None:
         from game.table.hud import draw_toasts

@@ -5,7 +5,8 @@ rings) are rasterised from signed distance fields, so their edges are antialiase
 Ranks and suit symbols are DejaVu glyphs rendered at their final size (the condensed ``10`` is
 drawn larger and scaled down smoothly) and placed by their ink bounds, so they stay sharp and
 line up exactly. Cards narrower than ``COMPACT_WIDTH``, and large-print cards, trade the pip
-layout for bigger indices and one big suit symbol.
+layout for bigger indices and one big suit symbol; a large-print court keeps its figure beside
+its one index.
 """
 
 from __future__ import annotations
@@ -189,6 +190,10 @@ class CardArt:
         self._back: pygame.Surface | None = None
         self._shadow: pygame.Surface | None = None
         self._outlines: dict[tuple[int, int, int, int], pygame.Surface] = {}
+        #: The cache this art belongs to: while it is ``quick``, a face not drawn yet is scaled
+        #: from another size it keeps (``face``).
+        self.cache: CardArtCache | None = None
+        self._stand_ins: dict[int, pygame.Surface] = {}
 
     @property
     def size(self) -> tuple[int, int]:
@@ -201,9 +206,38 @@ class CardArt:
             raise ValueError(f"not a card index: {card!r}")
         surface = self._faces.get(card)
         if surface is None:
-            surface = _finish(self._draw_face(card))
-            self._faces[card] = surface
+            stand_in = self._stand_in(card)
+            surface = stand_in if stand_in is not None else self._draw_exact(card)
         return surface
+
+    def _draw_exact(self, card: int) -> pygame.Surface:
+        """Draw and keep the face of ``card`` at this size."""
+        surface = _finish(self._draw_face(card))
+        self._faces[card] = surface
+        return surface
+
+    def _stand_in(self, card: int) -> pygame.Surface | None:
+        """Return the face of ``card`` scaled from another size, while the cache is quick.
+
+        The frame right after a resize uses these, so it is shown at once at the new size;
+        the face itself is drawn by a later frame (``has_face`` stays false until then).
+        """
+        cache = self.cache
+        if cache is None or not cache.quick:
+            return None
+        surface = self._stand_ins.get(card)
+        if surface is None:
+            source = cache.drawn_face(card, self.style)
+            if source is None:
+                return None
+            surface = pygame.transform.smoothscale(source, self.size)
+            self._stand_ins[card] = surface
+        return surface
+
+    @property
+    def drawn(self) -> int:
+        """Return how many faces are drawn at this size."""
+        return len(self._faces)
 
     def has_face(self, card: int) -> bool:
         """Return whether the face of ``card`` is drawn already (``face`` would be instant)."""
@@ -243,8 +277,11 @@ class CardArt:
     def warm(self, deadline: float) -> bool:
         """Draw surfaces not drawn yet until ``time.perf_counter()`` reaches ``deadline``.
 
-        Return whether the back, the shadow and all 52 faces are now drawn.
+        Return whether the back, the shadow and all 52 faces are now drawn. Nothing is drawn
+        while the cache is quick (that frame must be ready at once).
         """
+        if self.cache is not None and self.cache.quick:
+            return False
         if self._back is None:
             if time.perf_counter() >= deadline:
                 return False
@@ -257,7 +294,7 @@ class CardArt:
             if card not in self._faces:
                 if time.perf_counter() >= deadline:
                     return False
-                self.face(card)
+                self._draw_exact(card)
         return self._shadow is not None
 
     @cached_property
@@ -269,8 +306,24 @@ class CardArt:
         return self.margin_x + widest / 2, self.margin_x + widest + max(2.0, self.width * 0.06)
 
     @cached_property
+    def _court_box(self) -> tuple[float, float, float, float]:
+        """Return the box (left, top, right, bottom) of a court card's panel.
+
+        Between the corner indices' columns, from top to bottom; a large-print court has its
+        (large) index only at the top left and the panel takes the rest of the card, so a card
+        overlapped by its neighbour still shows its index and the figure beside it. Below the
+        index on a compact card.
+        """
+        w, h = self.size
+        if self.compact:
+            return self._middle
+        _, inner = self._column
+        right = w - self.margin_x if self.simple else w - inner  # large print: one index
+        return inner, self.margin_y, right, h - self.margin_y
+
+    @cached_property
     def _middle(self) -> tuple[float, float, float, float]:
-        """Return the box (left, top, right, bottom) of the court panel or the big symbol."""
+        """Return the box (left, top, right, bottom) of the pips or the big symbol."""
         w, h = self.size
         if not self.simple:
             _, inner = self._column
@@ -294,28 +347,34 @@ class CardArt:
         if surface is None:
             canvas = self._blank()
             if panel is not None:
-                self._panel(canvas, *self._middle, panel)
+                self._panel(canvas, *self._court_box, panel)
             surface = canvas.surface(EDGE)
             self._bases[panel] = surface
         return surface
 
-    def _place(self, surface: pygame.Surface, glyph: pygame.Surface, x: int, y: int) -> None:
-        """Draw ``glyph`` at (x, y) and, unless compact, upside down in the opposite corner."""
+    def _place(
+        self, surface: pygame.Surface, glyph: pygame.Surface, x: int, y: int, turned: bool = True
+    ) -> None:
+        """Draw ``glyph`` at (x, y) and, unless compact or not ``turned``, upside down in the
+        opposite corner."""
         surface.blit(glyph, (x, y))
-        if not self.compact:
+        if turned and not self.compact:
             w, h = self.size
             flipped = _upside_down(glyph)
             surface.blit(flipped, (w - x - glyph.get_width(), h - y - glyph.get_height()))
 
-    def _draw_index(self, surface: pygame.Surface, card: int, colour: RGB) -> None:
-        """Draw the corner indices: the rank over the suit symbol, centred in one column."""
+    def _draw_index(
+        self, surface: pygame.Surface, card: int, colour: RGB, turned: bool = True
+    ) -> None:
+        """Draw the corner indices: the rank over the suit symbol, centred in one column (and
+        turned in the opposite corner, if ``turned``)."""
         centre, _ = self._column
         rank = _rank(rank_label(rank_of(card)), self.cap_height, colour)
         suit = _symbol(suit_of(card), self.index_suit, colour)
         top = round(self.margin_y)
-        self._place(surface, rank, round(centre - rank.get_width() / 2), top)
+        self._place(surface, rank, round(centre - rank.get_width() / 2), top, turned)
         suit_top = round(self.margin_y + self.cap_height + self.index_gap)
-        self._place(surface, suit, round(centre - suit.get_width() / 2), suit_top)
+        self._place(surface, suit, round(centre - suit.get_width() / 2), suit_top, turned)
 
     def _draw_face(self, card: int) -> pygame.Surface:
         """Draw a card's face: corner indices and the pips, the ace or the court figure."""
@@ -323,11 +382,11 @@ class CardArt:
         colour = self.style.suit_colour(suit_of(card))
         court = rank in (9, 10, 11)
         surface = self._base(colour if court else None).copy()
-        self._draw_index(surface, card, colour)
-        if self.simple:
-            self._big_symbol(surface, card, colour)
-        elif court:
+        self._draw_index(surface, card, colour, turned=not (court and self.simple))
+        if court and not self.compact:
             self._court_figure(surface, card, colour)
+        elif self.simple:
+            self._big_symbol(surface, card, colour)
         elif rank == 12:
             self._ace(surface, card, colour)
         else:
@@ -396,7 +455,7 @@ class CardArt:
         The panel's upper half holds the figure (``court_half``) and the lower half the same
         figure turned by 180 degrees; a gold rule marks where the two meet.
         """
-        left, top, right, bottom = self._middle
+        left, top, right, bottom = self._court_box
         edge = max(2, round(self.width * 0.035))
         box = pygame.Rect(round(left) + edge, round(top) + edge, 0, 0)
         box.size = (round(right) - edge - box.x, (round(bottom) - edge - box.y) // 2)
@@ -446,6 +505,16 @@ class CardArtCache:
     def __init__(self, keep: int = 4) -> None:
         self.keep = max(1, keep)
         self._arts: OrderedDict[tuple[int, CardStyle], CardArt] = OrderedDict()
+        #: While true (the frame after a resize), faces not drawn yet at a size are scaled
+        #: from another size kept, so that frame takes no time to draw.
+        self.quick = False
+
+    def drawn_face(self, card: int, style: CardStyle) -> pygame.Surface | None:
+        """Return the face of ``card`` in ``style`` drawn at any size kept (the latest used)."""
+        for (_, kept_style), art in reversed(self._arts.items()):
+            if kept_style == style and art.has_face(card):
+                return art.face(card)
+        return None
 
     def get(self, width_px: int, style: CardStyle = CardStyle()) -> CardArt:
         """Return the art for cards ``width_px`` wide in ``style``, drawing it if new."""
@@ -453,9 +522,12 @@ class CardArtCache:
         art = self._arts.get(key)
         if art is None:
             art = CardArt(width_px, style)
+            art.cache = self
             self._arts[key] = art
             while len(self._arts) > self.keep:
-                self._arts.popitem(last=False)
+                # Sizes passed through by a resize, never drawn, go before those drawn.
+                blank = [k for k, kept in self._arts.items() if k != key and kept.drawn == 0]
+                del self._arts[blank[0] if blank else next(iter(self._arts))]
         else:
             self._arts.move_to_end(key)
         return art

@@ -14,7 +14,7 @@ import pygame
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.layout import Layout
-from game.table.widgets import Button, centred_rect, draw_text
+from game.table.widgets import Button, draw_text
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -47,7 +47,7 @@ def hand_page_panel(layout: Layout) -> pygame.Rect:
     height = max(
         layout.px(PANEL_HEIGHT), min(round(width * 0.85), layout.px(PANEL_HEIGHT * TALL_SHARE))
     )
-    return centred_rect(layout.size, width, height, layout.px(PANEL_MARGIN))
+    return layout.panel(width, height, layout.px(PANEL_MARGIN))
 
 
 def place_page_buttons(
@@ -113,20 +113,40 @@ def draw_card_row(
     centre: tuple[int, int],
     marked: dict[int, Colour],
     step: float,
+    room: float | None = None,
 ) -> list[pygame.Rect]:
     """Draw a row of card faces centred on ``centre``, ``step`` apart; ring the ``marked``
-    ones in their colour (lifted a little); return where each was drawn."""
+    ones in their colour, lifted a little; return where each was drawn.
+
+    With ``room`` (the widest the row may be), a marked card is shown whole: the card after
+    it moves along to its right edge, and the other cards close up (never nearer than
+    ``TIGHT_FAN`` of a card) so the row still fits.
+    """
     width, height = art.size
-    span = step * (len(cards) - 1) + width
-    left = centre[0] - span / 2
+    steps = [step] * max(0, len(cards) - 1)
+    if room is not None:
+        whole = [i for i, card in enumerate(cards[:-1]) if card in marked]
+        gap = max(2, round(width * 0.04))
+        for i in whole:
+            steps[i] = max(step, width + gap)
+        rest = len(steps) - len(whole)
+        if rest and sum(steps) + width > room:
+            fitted = (room - width - sum(steps[i] for i in whole)) / rest
+            for i in range(len(steps)):
+                if i not in whole:
+                    steps[i] = max(width * TIGHT_FAN, min(step, fitted))
+    left = centre[0] - (sum(steps) + width) / 2
     rects = []
+    x = left
     for index, card in enumerate(cards):
-        spot = pygame.Rect(round(left + index * step), 0, width, height)
+        spot = pygame.Rect(round(x), 0, width, height)
         spot.centery = centre[1] - (round(height * LIFT) if card in marked else 0)
         surface.blit(art.face(card), spot)
         if card in marked:
             surface.blit(art.outline(marked[card]), spot)
         rects.append(spot)
+        if index < len(steps):
+            x += steps[index]
     return rects
 
 
@@ -178,16 +198,17 @@ def draw_seat_rows(
     name_of: Callable[[int], str],
     ringed: dict[int, Colour],
     notes: Sequence[str] = ("", "", "", ""),
+    pitch_share: float = ROW_PITCH,
 ) -> int:
     """Draw every seat's cards (``hands`` by seat) one row a seat from ``first_seat`` on, each
-    row overlapping the one above so only the top of each card but the last row's shows, the
-    seat's name (and its note, by seat) at the left and the ``ringed`` cards outlined in their
-    colour; return the bottom."""
+    row ``pitch_share`` of a card's height below the one above (under 1, rows overlap so only
+    the top of each card but the last row's shows), the seat's name (and its note, by seat)
+    at the left and the ``ringed`` cards outlined in their colour; return the bottom."""
     layout = app.layout
     small = layout.text(14)
     width, height = art.size
     column = layout.px(NAME_COLUMN)
-    pitch = round(height * ROW_PITCH)
+    pitch = round(height * pitch_share)
     most = max(1, *(len(cards) for cards in hands))
     step = min(width * FAN, (area.width - column - width) / max(1, most - 1))
     left = area.centerx - round(column + width + step * (most - 1)) // 2

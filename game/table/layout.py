@@ -28,6 +28,12 @@ FIT_HEIGHT = 620
 MIN_TEXT_PX = 13
 #: How far a hovered or selected card rises, as a share of its height.
 LIFT = 0.22
+#: The room between the window's edge and what is drawn along it, at the base size.
+EDGE_MARGIN = 14
+#: How much larger than the design's the cards of a tall window may grow, and the share of a
+#: tall window's extra height (over the design's shape) that goes to them.
+MAX_CARD_GROWTH = 2.0
+TALL_SHARE = 0.8
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,24 @@ class Layout:
         if seat == 0:
             return self.hand_area.center
         return self.opponent_areas[seat].center
+
+    def panel(self, width: int, height: int, margin: int) -> Rect:
+        """Return a panel centred on the window, at most the window less ``margin`` a side.
+
+        A panel that would cover part of a name plate grows (evenly about the centre) to
+        cover it whole, so no sliver of a plate shows beside it.
+        """
+        rect = Rect(
+            0, 0, min(width, self.width - 2 * margin), min(height, self.height - 2 * margin)
+        )
+        rect.center = (self.width // 2, self.height // 2)
+        cut = [p for p in self.name_plates if rect.colliderect(p) and not rect.contains(p)]
+        if cut:
+            grown = rect.unionall(cut)
+            half_w = max(rect.centerx - grown.left, grown.right - rect.centerx)
+            half_h = max(rect.centery - grown.top, grown.bottom - rect.centery)
+            rect = Rect(rect.centerx - half_w, rect.centery - half_h, 2 * half_w, 2 * half_h)
+        return rect.clip(Rect(0, 0, self.width, self.height))
 
     def pile_position(self, seat: int) -> tuple[int, int]:
         """Return where a trick won by ``seat`` is swept to: beside its name plate.
@@ -175,22 +199,34 @@ def compute_layout(width: int, height: int) -> Layout:
     def px(value: float) -> int:
         return max(1, round(value * scale))
 
-    card_w = px(BASE_CARD_WIDTH)
-    card = (card_w, round(card_w * CARD_ASPECT))
-    small_w = px(BASE_SMALL_CARD_WIDTH)
-    small = (small_w, round(small_w * CARD_ASPECT))
-    margin = px(14)
+    margin = px(EDGE_MARGIN)
     top_bar = Rect(0, 0, width, max(px(44), round(MIN_TEXT_PX * 3)))
-
-    lift = round(card[1] * LIFT)
     plate_w, plate_h = px(200), max(px(30), round(MIN_TEXT_PX * 1.8))
     gap = px(6)
-    hand_w = min(width - 2 * margin - 2 * (plate_w + margin), px(1000))
+    # A tall window (more height than the design's shape uses) grows the cards into the room
+    # and puts the person's name plate above the hand, which then takes the whole width.
+    growth = min(MAX_CARD_GROWTH, max(1.0, height / scale / BASE_HEIGHT * TALL_SHARE))
+    tall = growth > 1.0
+    if tall:
+        hand_w = width - 2 * margin
+    else:
+        hand_w = min(width - 2 * margin - 2 * (plate_w + margin), px(1000))
+    card_w = px(BASE_CARD_WIDTH)
+    if tall:  # thirteen cards fanned at least 0.42 of a card apart still fit the hand
+        card_w = max(card_w, min(round(card_w * growth), int(hand_w / (1 + 0.42 * 12))))
+    card = (card_w, round(card_w * CARD_ASPECT))
+    small_w = round(px(BASE_SMALL_CARD_WIDTH) * (1 + (growth - 1) / 2))  # half the growth
+    small = (small_w, round(small_w * CARD_ASPECT))
+
+    lift = round(card[1] * LIFT)
     hand_area = Rect(0, 0, max(card_w, hand_w), card[1])
     hand_area.midbottom = (width // 2, height - margin)
+    # Where the table ends above the hand (and its lifted cards, and in a tall window the
+    # person's name plate).
+    table_bottom = hand_area.top - lift - (plate_h + gap if tall else 0)
 
     # The side seats' cards with their name plates below, centred between bar and hand.
-    room = hand_area.top - lift - top_bar.bottom - 2 * margin
+    room = table_bottom - top_bar.bottom - 2 * margin
     side_h = max(small[0], min(room - plate_h - gap, px(420)))
     group_top = top_bar.bottom + margin + (room - side_h - plate_h - gap) // 2
     left = Rect(margin, group_top, small[1], side_h)
@@ -201,7 +237,10 @@ def compute_layout(width: int, height: int) -> Layout:
     opponents = (Rect(hand_area), left, top, right)
 
     plates = tuple(Rect(0, 0, plate_w, plate_h) for _ in range(4))
-    plates[0].bottomright = (hand_area.left - margin, height - margin)
+    if tall:
+        plates[0].bottomleft = (margin, hand_area.top - lift - gap)
+    else:
+        plates[0].bottomright = (hand_area.left - margin, height - margin)
     plates[1].topleft = (margin, left.bottom + gap)
     plates[2].midleft = (top.right + px(12), top.centery)
     if plates[2].right > width - margin - left.width - margin:
@@ -209,7 +248,6 @@ def compute_layout(width: int, height: int) -> Layout:
     plates[3].topright = (width - margin, right.bottom + gap)
 
     table_top = top.bottom
-    table_bottom = hand_area.top - lift
     centre = (width // 2, (table_top + table_bottom) // 2)
     cx, cy = centre
     message_h = px(34)

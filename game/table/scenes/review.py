@@ -24,7 +24,6 @@ from game.table import theme
 from game.table.hand_drawing import (
     FAN,
     NAME_COLUMN,
-    ROW_PITCH,
     draw_card_row,
     draw_seat_rows,
     draw_trick_cards,
@@ -71,6 +70,11 @@ class HandSource(Protocol):
 #: The hindsight button's label when every hand is hidden, and when shown.
 HINDSIGHT_OFF = "Hindsight: show all hands"
 HINDSIGHT_ON = "Hindsight: hide other hands"
+
+#: The gap between the rows of every hand in hindsight, at the base size.
+ROW_GAP = 6
+#: Each seat's place in the order of play, by its row in hindsight (the first led).
+ORDINALS = ("1st, led", "2nd", "3rd", "4th")
 
 #: The colour of each class of decision.
 GRADE_COLOURS = {"fine": theme.GOOD, "inaccuracy": theme.ACCENT, "mistake": theme.DANGER}
@@ -431,7 +435,7 @@ class ReviewPage(Scene):
         lift = round(art.size[1] * 0.12)
         centre = (area.centerx, area.top + 2 * px + lift + art.size[1] // 2)
         marked = {card: theme.ACCENT for card in passing.passed}
-        rects = draw_card_row(surface, art, passing.dealt, centre, marked, step)
+        rects = draw_card_row(surface, art, passing.dealt, centre, marked, step, area.width)
         bottom = max(rect.bottom for rect in rects)
         received = cards_text(passing.received) or "nothing"
         draw_text(
@@ -448,27 +452,18 @@ class ReviewPage(Scene):
 
     def _draw_trick(self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory) -> None:
         """Draw the trick's four cards in the order played (who led, who won) and the hand
-        the person held before playing, their card marked."""
+        the person held before playing, their card marked; in hindsight, every hand instead."""
+        if self.hindsight and trick.hands:
+            self._draw_hindsight(surface, area, trick)
+            return
         layout = self.app.layout
         px = layout.text(16)
         small = layout.text(14)
         fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 5)
-        shown = self.hindsight and bool(trick.hands)
-        # The hand below the trick: one row, or in hindsight four rows overlapping so that only
-        # the top of each card but the last row's shows.
-        rows = 1 + ROW_PITCH * 3 if shown else 1.0
-        narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0) if shown else area
-        art = fit_art(self.app, narrow, (area.height - fixed) / (1.12 + rows), 13)
-        used = fixed + round(art.size[1] * (1.12 + rows))
+        art = fit_art(self.app, area, (area.height - fixed) / 2.12, 13)
+        used = fixed + round(art.size[1] * 2.12)
         area = area.move(0, max(0, (area.height - used) // 2))
-        draw_text(
-            surface,
-            trick_caption(trick, self.seat, self.source.seat_name),
-            layout.text(17),
-            theme.TEXT_DIM,
-            center=(area.centerx, area.top + px),
-            max_width=area.width,
-        )
+        self._trick_caption(surface, area, trick)
         width, height = art.size
         below = draw_trick_cards(
             surface,
@@ -484,35 +479,81 @@ class ReviewPage(Scene):
         top = below + round(px * 0.9)
         draw_text(
             surface,
-            "Hindsight: every hand before this trick" if shown else "Your hand before you played",
+            "Your hand before you played",
             px,
-            theme.ACCENT if shown else theme.TEXT_DIM,
+            theme.TEXT_DIM,
             center=(area.centerx, top),
             max_width=area.width,
         )
-        if shown:
-            bottom = draw_seat_rows(
-                surface,
-                self.app,
-                art,
-                area,
-                top + round(px * 0.9),
-                trick.hands,
-                self.seat,
-                self.name_of,
-                {card: theme.ACCENT for _, card in trick.plays},
-            )
-        else:
-            hand = trick.hand or (trick.chosen,)
-            step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
-            lift = round(height * 0.12)
-            row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
-            marked = {trick.chosen: theme.ACCENT}
-            rects = draw_card_row(surface, art, hand, row_centre, marked, step)
-            bottom = max(rect.bottom for rect in rects)
+        hand = trick.hand or (trick.chosen,)
+        step = min(width * FAN, (area.width - width) / max(1, len(hand) - 1))
+        lift = round(height * 0.12)
+        row_centre = (area.centerx, top + round(px * 0.9) + lift + height // 2)
+        marked = {trick.chosen: theme.ACCENT}
+        rects = draw_card_row(surface, art, hand, row_centre, marked, step, area.width)
+        bottom = max(rect.bottom for rect in rects)
+        self._trick_verdict(surface, area, trick, bottom + round(px * 1.6))
+
+    def _draw_hindsight(
+        self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
+    ) -> None:
+        """Draw every hand before the trick, one whole row a seat (none covers another), each
+        seat's card of the trick ringed and its place in the order of play by its name."""
+        layout = self.app.layout
+        px = layout.text(16)
+        gap = layout.px(ROW_GAP)
+        fixed = 2 * px + round(px * 1.8) + round(px * 5)
+        narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0)
+        art = fit_art(self.app, narrow, (area.height - fixed - 3 * gap) / 4, 13)
+        height = art.size[1]
+        used = fixed + 4 * height + 3 * gap
+        area = area.move(0, max(0, (area.height - used) // 2))
+        self._trick_caption(surface, area, trick)
+        top = area.top + 2 * px + round(px * 0.4)
+        draw_text(
+            surface,
+            "Hindsight: every hand before this trick",
+            px,
+            theme.ACCENT,
+            center=(area.centerx, top),
+            max_width=area.width,
+        )
+        notes = ["", "", "", ""]
+        for order, (seat, _) in enumerate(trick.plays):
+            notes[seat] = ORDINALS[order] + (", won it" if seat == trick.winner else "")
+        bottom = draw_seat_rows(
+            surface,
+            self.app,
+            art,
+            area,
+            top + round(px * 0.9),
+            trick.hands,
+            self.seat,
+            self.name_of,
+            {card: theme.ACCENT for _, card in trick.plays},
+            notes,
+            (height + gap) / height,
+        )
+        self._trick_verdict(surface, area, trick, bottom + round(px * 1.6))
+
+    def _trick_caption(self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory) -> None:
+        """Write who led the trick and who won it, at the top of ``area``."""
+        layout = self.app.layout
+        draw_text(
+            surface,
+            trick_caption(trick, self.seat, self.source.seat_name),
+            layout.text(17),
+            theme.TEXT_DIM,
+            center=(area.centerx, area.top + layout.text(16)),
+            max_width=area.width,
+        )
+
+    def _trick_verdict(
+        self, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory, top: int
+    ) -> None:
+        """Write the verdict on the person's card of the trick from ``top``."""
         doing = f"you played {card_label(trick.chosen)}"
-        decision = self.decision(self.step)
-        self._verdict_lines(surface, area, bottom + round(px * 1.6), decision, doing)
+        self._verdict_lines(surface, area, top, self.decision(self.step), doing)
 
     def _draw_total(self, surface: pygame.Surface, area: pygame.Rect) -> None:
         """Draw the points lost to decisions and the flagged decisions, one a line."""

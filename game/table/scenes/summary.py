@@ -122,7 +122,7 @@ class HandSummary(Scene):
         card_h = self.table.art(small=True).size[1]
         rows = 4 * (card_h + layout.px(ROW_GAP))
         height = layout.px(ROWS_TOP) + rows + layout.px(BUTTON_ROOM)
-        return centred_rect(layout.size, layout.px(PANEL_WIDTH), height, layout.px(20))
+        return layout.panel(layout.px(PANEL_WIDTH), height, layout.px(20))
 
     def _rows(self, rect: pygame.Rect) -> tuple[int, int]:
         """Return the top of the first row and the height of a row in the panel."""
