@@ -29,9 +29,10 @@ LEFT_FAN = tuple(parse_cards("TH JH QH KH AH"))
 RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
 FAN_STEP_DEGREES = 11.0
 #: The least room between a fan and the window's edge or the menu (layout pixels), the
-#: smallest share of its size a fan is drawn at (else none is), and the fans kept turned.
+#: narrowest a fan's cards are drawn (layout pixels; else no fan is: the table's cards grow in
+#: a tall window, so a share of their size would say nothing), and the fans kept turned.
 FAN_MARGIN = 12
-MIN_FAN_ZOOM = 0.6
+MIN_FAN_CARD_WIDTH = 55
 KEPT_FANS = 4
 #: How long a message about the saved match stays up.
 LONG_TOAST_SECONDS = 8.0
@@ -171,7 +172,7 @@ class TitleScene(MenuScene):
             fan_zoom(art.size, len(cards), right - left - 2 * margin)
             for cards, left, right in sides
         )
-        if zoom < MIN_FAN_ZOOM:
+        if zoom * art.size[0] < self.app.layout.px(MIN_FAN_CARD_WIDTH):
             return
         fans = self._fans(art, zoom)
         if fans is None:
