@@ -16,7 +16,6 @@ it ended (a kill -9, a replaced bot worker), so no engine outlives us.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import json
 import math
@@ -29,17 +28,18 @@ import subprocess
 import sys
 import threading
 import time
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import IO, Any, Literal, TypeVar
 
 from ai.bot import Bot, Budget
 from ai.easy import EasyBot
+from ai.lifetime import close_at_exit
 from core.cards import card_text, has_card, mask_texts, parse_card, parse_cards
 from core.errors import CardError
 from core.observation import Observation
-from core.view import describe_value, view_from_observation
+from core.text import describe_value, os_reason
+from core.view import view_from_observation
 
 #: A seat kind played by an external program is this prefix and the program's command line.
 ENGINE_PREFIX = "engine:"
@@ -395,9 +395,6 @@ def _hand_key(observation: Observation) -> tuple[object, ...]:
     return observation.scores, observation.direction, dealt
 
 
-_engine_bots: weakref.WeakSet[ExternalEngineBot] = weakref.WeakSet()
-
-
 class ExternalEngineBot:
     """A seat played by an external program speaking the engine protocol, with a fallback bot.
 
@@ -440,7 +437,7 @@ class ExternalEngineBot:
         self.problems: list[str] = []
         self.tally = EngineTally()
         self.last_decision: dict[str, Any] = {}
-        _engine_bots.add(self)
+        close_at_exit(self)
 
     # -- the Bot protocol ---------------------------------------------------------------------
 
@@ -507,7 +504,7 @@ class ExternalEngineBot:
         except (OSError, ValueError, subprocess.SubprocessError) as error:
             if guard is not None:
                 guard.dismiss()
-            reason = getattr(error, "strerror", None) or str(error)
+            reason = os_reason(error)
             raise _Misbehaviour(f"could not start: {reason}", restart=False, kind="crash") from None
         if guard is not None:
             guard.watch(process.pid)
@@ -696,12 +693,6 @@ class ExternalEngineBot:
         elapsed_ms = (time.perf_counter() - start) * 1000
         self.last_decision = {"engine": self.name, "elapsed_ms": elapsed_ms}
         return move
-
-
-@atexit.register
-def _close_engine_bots() -> None:
-    for bot in list(_engine_bots):
-        bot.close()
 
 
 def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:

@@ -24,8 +24,9 @@ import signal
 from dataclasses import dataclass
 from typing import Any
 
+from ai.lifetime import close_at_exit
 from ai.review import Review, ReviewCancelled, review_decisions, seat_decisions
-from ai.worker import close_at_exit, end_with_parent, spawn_process, stop_process
+from ai.worker import end_with_parent, spawn_process, stop_process
 from core.record import loads_record
 
 

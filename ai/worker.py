@@ -19,7 +19,6 @@ the ``spawn`` method (and a frozen program) needs.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import itertools
 import multiprocessing
@@ -30,13 +29,13 @@ import queue
 import signal
 import threading
 import time
-import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
 from ai.bot import Bot
+from ai.lifetime import close_at_exit
 from ai.think import (
     DEFAULT_LIMIT_MS,
     FALLBACKS,
@@ -162,15 +161,6 @@ class _Pending:
     fallback: str
     submitted: float
     started: float | None = None
-
-
-#: Every worker object whose process must end when the program does (``close_at_exit``).
-_workers: weakref.WeakSet[Any] = weakref.WeakSet()
-
-
-def close_at_exit(worker: Any) -> None:
-    """Have ``worker.close()`` called when the program exits (the worker is held weakly)."""
-    _workers.add(worker)
 
 
 def spawn_process(
@@ -467,12 +457,6 @@ class BotWorker:
             if not self.broken:
                 self._spawn()
         return finished
-
-
-@atexit.register
-def _close_workers() -> None:
-    for worker in list(_workers):
-        worker.close()
 
 
 class WorkerRunner:

@@ -466,3 +466,21 @@ def test_tournament_summaries_count_engine_misbehaviour() -> None:
     assert engine.engine is not None and first.engine is None
     assert (engine.engine.fallback_moves, engine.engine.bad_replies) == (4, 4)
     assert (engine.engine.timeouts, engine.engine.crashes) == (0, 0)
+
+
+def test_every_owner_registered_to_close_at_exit_is_closed_when_the_program_ends(
+    tmp_path: Path,
+) -> None:
+    marker = tmp_path / "closed"
+    script = (
+        "import pathlib\n"
+        "from ai.lifetime import close_at_exit\n"
+        "class Owner:\n"
+        "    def close(self):\n"
+        f"        pathlib.Path({str(marker)!r}).write_text('closed')\n"
+        "owner = Owner()\n"
+        "close_at_exit(owner)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, timeout=60)
+    assert marker.read_text() == "closed"

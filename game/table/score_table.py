@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from core.controller import Controller
-from game.table.scenes.table import SEAT_NAMES
+from game.table.wording import SEAT_NAMES
 
 #: A row of the table: its name (the hand's number, say) and one cell a seat.
 Row = tuple[str, ...]

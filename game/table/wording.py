@@ -1,9 +1,12 @@
-"""How the table words a seat as the subject of a sentence: "You take", "West (hard) takes"."""
+"""How the table words its seats: their compass names, and a seat as the subject of a sentence
+("You take", "West (hard) takes")."""
 
 from __future__ import annotations
 
 from core.cards import HEARTS, card_label, suit_of
 
+#: Each seat's compass name, by seat number: the person sits South.
+SEAT_NAMES = ("South", "West", "North", "East")
 #: The verbs whose plain form is not the third-person form less its ``s``.
 _PLAIN_FORMS = {"has": "have", "is": "are", "does": "do", "goes": "go"}
 

@@ -10,6 +10,7 @@ from core.rules import JACK_OF_DIAMONDS_POINTS, MOON_MODES, MOON_POINTS
 from game.table.scene import register
 from game.table.scenes.menu import MENU_WARM_BUDGET_S, MenuItem, MenuScene
 from game.table.store.settings import CARD_BACKS, DIFFICULTIES, SPEEDS
+from game.table.wording import SEAT_NAMES
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -87,10 +88,8 @@ def settings_menu(app: App, overlay: bool = False) -> MenuScene:
         return MenuItem(label, flip, flip, flip)
 
     def opponent(seat: int) -> MenuItem:
-        names = ("West", "North", "East")
-
         def label() -> str:
-            return f"{names[seat]}: {app.settings.opponents[seat]}"
+            return f"{SEAT_NAMES[seat + 1]}: {app.settings.opponents[seat]}"
 
         def stepper(step: int, wrap: bool) -> Callable[[], None]:
             def run() -> None:

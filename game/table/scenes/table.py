@@ -36,12 +36,11 @@ from game.table.store.stats import match_difficulty
 from game.table.table_view import DrawnCard, TableView
 from game.table.watch import WATCH_HINT, WATCH_HINT_S, face_of, watched_hands
 from game.table.widgets import Button, draw_panel, draw_text
-from game.table.wording import breaking_hearts, plate_points, with_verb
+from game.table.wording import SEAT_NAMES, breaking_hearts, plate_points, with_verb
 
 if TYPE_CHECKING:
     from game.table.app import App
 
-SEAT_NAMES = ("South", "West", "North", "East")
 MESSAGE_SECONDS = 2.6
 #: Seconds before a forced card is played for the person (when that option is on).
 AUTO_PLAY_DELAY = 0.35
