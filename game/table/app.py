@@ -227,6 +227,18 @@ class App:
         """Close every screen and show the one registered as ``name``."""
         self.stack.replace(scene_named(name, self, *args, **kwargs))
 
+    def push(self, scene: Scene) -> None:
+        """Show a screen made here (not by name) on top."""
+        self.stack.push(scene)
+
+    def close_scene(self, scene: Scene) -> None:
+        """Close a screen wherever it is; closing the top one resumes the one below."""
+        self.stack.remove(scene)
+
+    def scene_below(self, scene: Scene) -> Scene | None:
+        """Return the screen just under ``scene``, if any."""
+        return self.stack.below(scene)
+
     def start_match(self, watch: bool = False) -> None:
         """Start a new match with the settings' opponents and rules and show the table."""
         settings = self.settings
@@ -274,7 +286,8 @@ class App:
     # -- the loop -------------------------------------------------------------------------
 
     def handle(self, event: pygame.event.Event) -> None:
-        """Handle the keys that work everywhere, then pass the event to the top screen."""
+        """Handle the keys that work everywhere, then offer the event to the screens from the
+        top down until one consumes it (``SceneStack.handle``)."""
         if event.type == pygame.QUIT:
             self.running = False
             return
@@ -288,9 +301,7 @@ class App:
         ):
             self.toggle_fullscreen()
             return
-        top = self.stack.top
-        if top is not None:
-            top.handle(event)
+        self.stack.handle(event)
 
     def step(self, dt: float) -> None:
         """Run one frame: input, time, drawing.

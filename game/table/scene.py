@@ -1,4 +1,15 @@
-"""Screens as a stack: the top one gets the input; overlays draw over the one below.
+"""Screens as a stack: input goes to the top one first; overlays draw over the one below.
+
+Input flows down the stack from the top and stops at the first scene whose ``handle`` returns
+``True`` (it consumed the event); a scene that returns ``False`` lets the scene below be
+offered the same event. A screen is modal unless it says otherwise: the base ``handle``
+consumes everything, and every screen today consumes whatever it is offered, so only the top
+screen acts on input (a moment hands a key that skipped it to the screen below through
+``key_after_skip``, which keeps it for later rather than acting on it at once).
+
+A scene is entered once, when it is pushed, and left once, when it is removed; in between it is
+paused while another scene is pushed over it and resumed when it is on top again, so work done
+on entering is not done again on the way back.
 
 A scene changes its state in ``handle`` and ``update(dt)`` and only reads it in ``draw``, so a
 frame is a picture of the state at one moment. The loop draws a frame only when the picture may
@@ -33,16 +44,24 @@ class Scene:
         self.app = app
 
     def enter(self) -> None:
-        """Called when the scene becomes the top one."""
+        """Called once, when the scene is pushed on the stack."""
 
     def leave(self) -> None:
-        """Called when the scene is removed from the stack."""
+        """Called once, when the scene is removed from the stack."""
+
+    def pause(self) -> None:
+        """Called when another scene is pushed over this one (it stays on the stack)."""
+
+    def resume(self) -> None:
+        """Called when the scenes over this one are gone and it is on top again."""
 
     def resize(self) -> None:
         """Called after the window changed size (``self.app.layout`` is the new layout)."""
 
-    def handle(self, event: pygame.event.Event) -> None:
-        """React to one input event."""
+    def handle(self, event: pygame.event.Event) -> bool:
+        """React to one input event; return whether it was consumed (``False`` lets the scene
+        below be offered it). By default a screen is modal: it consumes every event."""
+        return True
 
     def update(self, dt: float) -> None:
         """Move time on by ``dt`` seconds."""
@@ -78,19 +97,35 @@ class SceneStack:
         """Return the scene getting the input."""
         return self.scenes[-1] if self.scenes else None
 
+    def below(self, scene: Scene) -> Scene | None:
+        """Return the scene just under ``scene``, if it is on the stack above another."""
+        if scene not in self.scenes[1:]:
+            return None
+        return self.scenes[self.scenes.index(scene) - 1]
+
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Offer an event to the scenes from the top down until one consumes it; return
+        whether one did. A scene removed meanwhile (by one above it) is not offered it."""
+        for scene in reversed(list(self.scenes)):
+            if scene in self.scenes and scene.handle(event):
+                return True
+        return False
+
     def push(self, scene: Scene) -> None:
-        """Put a scene on top."""
+        """Put a scene on top, pausing the one it covers."""
+        if self.scenes:
+            self.scenes[-1].pause()
         self.scenes.append(scene)
         scene.enter()
 
     def pop(self) -> Scene | None:
-        """Remove the top scene; the one below becomes the top again."""
+        """Remove the top scene; the one below becomes the top again and resumes."""
         if not self.scenes:
             return None
         scene = self.scenes.pop()
         scene.leave()
         if self.scenes:
-            self.scenes[-1].enter()
+            self.scenes[-1].resume()
         return scene
 
     def replace(self, scene: Scene) -> None:

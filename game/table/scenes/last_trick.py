@@ -32,10 +32,11 @@ class LastTrick(Scene):
         self.cards = list(shown.last_trick)
         self.winner = shown.last_winner
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Close on a key or a click."""
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
-            self.app.stack.remove(self)
+            self.app.close_scene(self)
+        return True
 
     def panel(self) -> pygame.Rect:
         """Return the panel's rectangle: room for the cross of cards, the title and the hint."""

@@ -124,9 +124,9 @@ class MenuScene(Scene):
         if self.back is not None:
             self.back()
         else:
-            self.app.stack.remove(self)
+            self.app.close_scene(self)
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Arrows move and step values, Enter chooses, Esc goes back; the mouse works too."""
         item = self.items[self.index] if self.items else None
         if item is not None and not item.usable():
@@ -161,6 +161,7 @@ class MenuScene(Scene):
                         self._run(chosen.left)
                     else:
                         self._run(chosen.select or chosen.right)
+        return True
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the panel, the title and the items, the chosen one highlighted."""
@@ -221,7 +222,7 @@ def confirm_menu(
     closes it, as Esc does; the second, ``go``, closes it and runs ``on_go``."""
 
     def close() -> None:
-        menu.app.stack.remove(menu)
+        menu.app.close_scene(menu)
 
     def confirmed() -> None:
         close()

@@ -132,9 +132,8 @@ class Moment(Scene):
         self.flakes = flakes(seed, count)
 
     def enter(self) -> None:
-        """Play the moment's sound the first time it shows."""
-        if self.age == 0.0:
-            self.app.sounds.play(self.sound)
+        """Play the moment's sound as it shows (once: a screen over it pauses it)."""
+        self.app.sounds.play(self.sound)
 
     def frame_due_in(self) -> float | None:
         """A moment moves every frame until it ends."""
@@ -145,18 +144,20 @@ class Moment(Scene):
         if self.finished:
             return
         self.finished = True
-        self.app.stack.remove(self)
+        self.app.close_scene(self)
         if self.then is not None:
             self.then()
 
-    def handle(self, event: pygame.event.Event) -> None:
-        """A click or a key skips the moment; the screen below may keep the key."""
+    def handle(self, event: pygame.event.Event) -> bool:
+        """A click or a key skips the moment; the screen below may keep the key for later
+        (``key_after_skip``). The moment consumes every event, so the screen below does not
+        act on it now."""
         if event.type in (pygame.KEYDOWN, pygame.MOUSEBUTTONDOWN):
-            scenes = self.app.stack.scenes
-            below = scenes[scenes.index(self) - 1] if self in scenes[1:] else None
+            below = self.app.scene_below(self)
             self.finish()
             if below is not None and event.type == pygame.KEYDOWN:
                 below.key_after_skip(event)
+        return True
 
     def update(self, dt: float) -> None:
         """Move time on; the moment ends by itself after its length."""

@@ -25,7 +25,7 @@ class NameEntry(Scene):
         self.text = app.settings.player_name
         self.problem = ""
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Typed characters, Backspace, Enter and Esc."""
         if event.type == pygame.TEXTINPUT:
             if len(self.text) < MAX_NAME_LENGTH and event.text.isprintable():
@@ -37,7 +37,8 @@ class NameEntry(Scene):
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER):
                 self.keep()
             elif event.key == pygame.K_ESCAPE:
-                self.app.stack.remove(self)
+                self.app.close_scene(self)
+        return True
 
     def keep(self) -> None:
         """Save the name if it is valid, else say what is wrong."""
@@ -47,7 +48,7 @@ class NameEntry(Scene):
             self.problem = f"The name {error}"
             return
         self.app.change_settings(settings)
-        self.app.stack.remove(self)
+        self.app.close_scene(self)
 
     def panel(self) -> pygame.Rect:
         """Return the panel's rectangle."""

@@ -294,7 +294,7 @@ class ScoreSheet(TextPage):
         if self.table is not None and hand in self.hands:
             self.app.push_scene("review", self.table, hand, 0)
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """↑ ↓ choose a hand, Enter or R reviews it, a click on a hand's row reviews that
         hand; Esc, Enter with no hand chosen, or a click elsewhere closes."""
         if self.hands and event.type == pygame.KEYDOWN:
@@ -303,26 +303,26 @@ class ScoreSheet(TextPage):
                 last = len(self.hands) - 1
                 start = (last + 1 if step < 0 else -1) if self.chosen is None else self.chosen
                 self.chosen = max(0, min(last, start + step))
-                return
+                return True
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_r) and (
                 self.chosen is not None
             ):
                 self.review(self.hands[self.chosen])
-                return
+                return True
         if self.hands and event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             for index, hand in enumerate(self.hands):
                 if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
                     self.chosen = index
                     self.review(hand)
-                    return
+                    return True
         if self.hands and event.type == pygame.MOUSEMOTION:
             if not self.hover.moved(event):
-                return
+                return True
             for index, hand in enumerate(self.hands):
                 if self.row_rect(self.hand_row(hand)).collidepoint(event.pos):
                     self.chosen = index
-            return
-        super().handle(event)
+            return True
+        return super().handle(event)
 
     def draw_lines(self, surface: pygame.Surface, rect: pygame.Rect) -> int:
         """Light the chosen hand's row, then draw the rows."""
@@ -346,7 +346,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
     """Return the menu opened with Esc over the table."""
 
     def resume() -> None:
-        app.stack.remove(menu)
+        app.close_scene(menu)
 
     def new_match() -> None:
         if table.session.person_plays or app.dirs.save_file.exists():
@@ -368,9 +368,9 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet",
-                lambda: app.stack.push(score_page(app, table.session.controller, table)),
+                lambda: app.push(score_page(app, table.session.controller, table)),
             ),
-            MenuItem("How to play", lambda: app.stack.push(help_page(app))),
+            MenuItem("How to play", lambda: app.push(help_page(app))),
             MenuItem(leave_words(table.session.person_plays), leave),
         ],
         overlay=True,

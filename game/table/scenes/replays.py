@@ -169,7 +169,7 @@ class ReplayList(Scene):
         replay = Replay.of(controller, self.app.settings.player_name)
         self.app.push_scene("replay", replay, ended_text(entry.ended))
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """↑ ↓ (and Page Up / Down, Home / End) choose, Enter opens, Esc closes; a click on
         an entry opens it, one outside the panel closes the list."""
         if event.type == pygame.KEYDOWN:
@@ -183,32 +183,33 @@ class ReplayList(Scene):
                 pygame.K_END: len(self.entries),
             }
             if event.key == pygame.K_ESCAPE:
-                self.app.stack.remove(self)
+                self.app.close_scene(self)
             elif event.key in moves:
                 self.choose(self.chosen + moves[event.key])
             elif event.key in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.entries:
                 self.open(self.entries[self.chosen])
-            return
+            return True
         if event.type not in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEWHEEL):
-            return
+            return True
         if event.type == pygame.MOUSEMOTION and not self.hover.moved(event):
-            return
+            return True
         rect = self.panel()
         if event.type == pygame.MOUSEWHEEL:
             self.choose(self.chosen - event.y)
-            return
+            return True
         for index in range(min(self.shown_rows(rect), len(self.entries) - self.first)):
             if self.row_rect(rect, index).collidepoint(event.pos):
                 self.chosen = self.first + index
                 if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                     self.open(self.entries[self.chosen])
-                return
+                return True
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
             and not rect.collidepoint(event.pos)
         ):
-            self.app.stack.remove(self)
+            self.app.close_scene(self)
+        return True
 
     def frame_due_in(self) -> float | None:
         """Nothing moves by itself."""
@@ -345,7 +346,7 @@ class ReplayPage(Scene):
 
     # -- input ----------------------------------------------------------------------------
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """← → step, ↑ ↓ change hand, Home / End go to the hand's ends, R reviews, Esc
         closes; clicks on the buttons act, a click outside the panel closes."""
         if event.type == pygame.KEYDOWN:
@@ -361,24 +362,25 @@ class ReplayPage(Scene):
                 pygame.K_HOME: lambda: self.go(own[0]),
                 pygame.K_END: lambda: self.go(own[-1]),
                 pygame.K_r: self.review,
-                pygame.K_ESCAPE: lambda: self.app.stack.remove(self),
+                pygame.K_ESCAPE: lambda: self.app.close_scene(self),
             }
             action = moves.get(event.key)
             if action is not None:
                 action()
-            return
+            return True
         buttons = [self.back_button, self.next_button, *self.step_buttons]
         if self.replay.person is not None:
             buttons.append(self.review_button)
         for button in buttons:
             if button.handle(event):
-                return
+                return True
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
             and not self.panel().collidepoint(event.pos)
         ):
-            self.app.stack.remove(self)
+            self.app.close_scene(self)
+        return True
 
     # -- geometry -------------------------------------------------------------------------
 

@@ -207,7 +207,7 @@ class ReviewPage(Scene):
 
     def close(self) -> None:
         """Close the page (cancelling a review still computing)."""
-        self.app.stack.remove(self)
+        self.app.close_scene(self)
 
     def leave(self) -> None:
         """A review still computing is cancelled when the page closes."""
@@ -233,7 +233,7 @@ class ReviewPage(Scene):
 
     # -- input ----------------------------------------------------------------------------
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """← → step, Home/End go to the ends, Esc closes; clicks on the buttons step, a
         click outside the panel closes."""
         if event.type == pygame.KEYDOWN:
@@ -250,18 +250,19 @@ class ReviewPage(Scene):
                 self.go(len(self.steps) - 1)
             elif key == pygame.K_h and self.review is not None:
                 self.toggle_hindsight()
-            return
+            return True
         if self.review is not None:
             buttons = [self.back_button, self.next_button, self.hindsight_button]
             for button in [*buttons, *self.step_buttons]:
                 if button.handle(event):
-                    return
+                    return True
         if (
             event.type == pygame.MOUSEBUTTONDOWN
             and event.button == 1
             and not self.panel().collidepoint(event.pos)
         ):
             self.close()
+        return True
 
     # -- geometry -------------------------------------------------------------------------
 

@@ -87,7 +87,7 @@ class HandSummary(Scene):
 
     def go_on(self) -> None:
         """Close the summary and deal the next hand (or show the match result)."""
-        self.app.stack.remove(self)
+        self.app.close_scene(self)
         self.table.next_hand()
 
     def open_review(self) -> None:
@@ -99,7 +99,7 @@ class HandSummary(Scene):
         """Return the summary's buttons: go on, and the review when the person plays."""
         return [self.button] if self.review_button is None else [self.button, self.review_button]
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Enter, Space or the button goes on; R or its button reviews; S shows the score
         sheet, L the last trick; Esc opens the menu."""
         if event.type == pygame.KEYDOWN:
@@ -114,7 +114,8 @@ class HandSummary(Scene):
         else:
             for button in self.buttons():
                 if button.handle(event):
-                    return
+                    return True
+        return True
 
     def panel(self) -> pygame.Rect:
         """Return the summary's panel: wide enough for a fan of 15 cards, tall for 4 rows."""
@@ -265,7 +266,7 @@ class MatchOverScene(Scene):
         """Go back to the title menu."""
         self.app.replace_scene("title")
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Enter starts a new match, Esc goes to the menu, S shows the score sheet and L the
         last trick; buttons work with the mouse."""
         if event.type == pygame.KEYDOWN:
@@ -275,10 +276,11 @@ class MatchOverScene(Scene):
                 self.main_menu()
             else:
                 open_page(self.table, event.key)
-            return
+            return True
         for button in self.buttons:
             if button.handle(event):
-                return
+                return True
+        return True
 
     def text_px(self) -> int:
         """Return the size of the table's text."""

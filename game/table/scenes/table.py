@@ -94,6 +94,8 @@ class TableScene(Scene):
         self.play_hint_when_ready = False
         self.forced_wait = 0.0
         self.rushing = False
+        #: Whether a screen is open over the table (between ``pause`` and ``resume``).
+        self.paused = False
         self.counted_hands: set[int] = set()
         self.gains: list[Gain] = []
         #: Moments over the table not ended yet, and what waits for them to end.
@@ -150,8 +152,13 @@ class TableScene(Scene):
         self.pass_button.rect = layout.action_button.copy()
         self.pass_button.rect.centery = layout.centre[1] + layout.px(70)
 
-    def enter(self) -> None:
+    def pause(self) -> None:
+        """A screen opened over the table: its notices hide and waiting keys wait."""
+        self.paused = True
+
+    def resume(self) -> None:
         """Back on top (a menu closed): follow the speed and trick settings as they are now."""
+        self.paused = False
         settings = self.app.settings
         if not self.rushing:
             self.view.speed = settings.speed
@@ -480,8 +487,8 @@ class TableScene(Scene):
             return card
         return None
 
-    def handle(self, event: pygame.event.Event) -> None:
-        """Mouse and keyboard play."""
+    def handle(self, event: pygame.event.Event) -> bool:
+        """Mouse and keyboard play; the table consumes every event."""
         if event.type == pygame.MOUSEMOTION:
             for button in [*self.buttons, self.pass_button]:
                 button.handle(event)
@@ -492,6 +499,7 @@ class TableScene(Scene):
             self._click(event.pos, event)
         elif event.type == pygame.KEYDOWN:
             self._key(event)
+        return True
 
     def _click(self, pos: tuple[int, int], event: pygame.event.Event) -> None:
         for button in self.buttons:
@@ -614,7 +622,7 @@ class TableScene(Scene):
             answered = text == THINKING and session.hint is not None
             self.message = (text, left - dt) if left > dt and not answered else None
         self.gains = [Gain(g.seat, g.points, g.left - dt) for g in self.gains if g.left > dt]
-        if self.keys_waiting and self.view.idle and self.app.stack.top is self:
+        if self.keys_waiting and self.view.idle and not self.paused:
             self._key(self.keys_waiting.pop(0))
         self._keep_focus_on_a_legal_card()
         self._automatic_moves(dt)
@@ -718,7 +726,7 @@ class TableScene(Scene):
             self.pass_button.draw(surface)
         self._draw_analysis(surface)
         self._draw_gains(surface)
-        if self.app.stack.top is self:  # a dialog over the table hides its notices
+        if not self.paused:  # a dialog over the table hides its notices
             self._draw_message(surface)
 
     def _draw_message(self, surface: pygame.Surface) -> None:

@@ -45,13 +45,14 @@ class TextPage(Scene):
         self.title = title
         self.lines = lines
 
-    def handle(self, event: pygame.event.Event) -> None:
+    def handle(self, event: pygame.event.Event) -> bool:
         """Close on Esc, Enter, Space or a click."""
         if (
             event.type == pygame.KEYDOWN
             and event.key in (pygame.K_ESCAPE, pygame.K_RETURN, pygame.K_SPACE, pygame.K_KP_ENTER)
         ) or (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1):
-            self.app.stack.remove(self)
+            self.app.close_scene(self)
+        return True
 
     def panel(self) -> pygame.Rect:
         """Return the panel's rectangle: as tall as its content, at most the window's height."""

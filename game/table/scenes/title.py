@@ -72,7 +72,7 @@ def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
         return False
     engines = engine_seats(controller.seats)
     if engines and not programs_allowed:
-        app.stack.push(_consent_menu(app, engines))
+        app.push(_consent_menu(app, engines))
         return True
     names = seat_player_names(controller.seats, app.think.difficulty)
     app.bots.cancel_all()
