@@ -201,7 +201,8 @@ def compute_layout(width: int, height: int) -> Layout:
 
     margin = px(EDGE_MARGIN)
     top_bar = Rect(0, 0, width, max(px(44), round(MIN_TEXT_PX * 3)))
-    plate_w, plate_h = px(200), max(px(30), round(MIN_TEXT_PX * 1.8))
+    # A name plate holds two lines: the seat's name, and its points under it.
+    plate_w, plate_h = px(200), max(px(48), round(MIN_TEXT_PX * 3.4))
     gap = px(6)
     # A tall window (more height than the design's shape uses) grows the cards into the room
     # and puts the person's name plate above the hand, which then takes the whole width.

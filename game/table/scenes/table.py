@@ -811,25 +811,14 @@ class TableScene(Scene):
             name = self.seat_name(seat)
             if seat in thinking:
                 name += " " + "·" * (1 + int(self.clock * THINKING_DOTS_PER_S) % 3)
-            px = layout.text(15)
+            # two lines: the name above, the points under it
+            px, left, room = layout.text(15), rect.left + layout.px(10), rect.width - layout.px(20)
+            colour = theme.ACCENT if active else theme.TEXT
+            top_line = (left, rect.top + round(rect.height * 0.3))
+            draw_text(surface, name, px, colour, bold=active, midleft=top_line, max_width=room)
             colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
-            score = draw_text(
-                surface,
-                self.plate_score(seat),
-                px,
-                colour,
-                midright=(rect.right - layout.px(10), rect.centery),
-                max_width=rect.width // 2,
-            )
-            draw_text(
-                surface,
-                name,
-                px,
-                theme.ACCENT if active else theme.TEXT,
-                bold=active,
-                midleft=(rect.left + layout.px(10), rect.centery),
-                max_width=score.left - rect.left - layout.px(18),
-            )
+            low_line = (left, rect.top + round(rect.height * 0.7))
+            draw_text(surface, self.plate_score(seat), px, colour, midleft=low_line, max_width=room)
 
     def plate_score(self, seat: int) -> str:
         """Return a name plate's numbers with what they are ("+3 · 12 pts", ``plate_points``)."""
