@@ -8,6 +8,7 @@ import pytest
 from table_driver import Driver, MakeDriver
 
 from core import events as ev
+from core.cards import QUEEN_OF_SPADES
 from core.controller import Controller
 from game.table.scenes.moment import MOON_LIGHT, Moment
 from game.table.scenes.summary import HandSummary, MatchOverScene
@@ -158,3 +159,43 @@ def test_the_table_stays_dimmed_from_a_moment_into_the_dialog_after_it(
         f"the table lit up to {max(seen):.0f} between the moment and the dialog "
         f"(dimmed {under_dialog:.0f}, undimmed {light:.0f})"
     )
+
+
+def test_the_queen_taken_on_the_last_trick_stays_dimmed_into_the_hand_summary(
+    drivers: MakeDriver,
+) -> None:
+    """The Q♠ taken on a hand's last trick: its moment ends under the hand's summary at the
+    summary's shade, never lighting the table up in between."""
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    driver.step()
+    light = felt_light(driver)
+    table._cue("trick_taken", ev.TrickWon(3, 13, (QUEEN_OF_SPADES, 40, 41, 42), 16))
+    table._hand_over(ev.HandScored((0, 0, 0, 26), (0, 0, 0, 26), None))  # waits for the moment
+    moment = moment_on_top(driver)
+    assert moment is not None and moment.kind == "queen" and moment.dialog_follows
+    seen = []
+    while not isinstance(driver.top, HandSummary):
+        driver.step()
+        if moment.age >= 0.3:  # it has come in
+            seen.append(felt_light(driver))
+    driver.step(3)
+    under_dialog = felt_light(driver)
+    assert under_dialog < light * 0.75, "the summary shades the table"
+    assert max(seen) <= under_dialog + 2, (
+        f"the table lit up to {max(seen):.0f} between the moment and the summary "
+        f"(dimmed {under_dialog:.0f}, undimmed {light:.0f})"
+    )
+
+
+def test_the_queen_taken_before_the_last_trick_fades_away(drivers: MakeDriver) -> None:
+    """Play goes on after the Q♠ taken mid-hand: its moment's shade fades to nothing."""
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    table._cue("trick_taken", ev.TrickWon(3, 5, (QUEEN_OF_SPADES, 40, 41, 42), 16))
+    moment = moment_on_top(driver)
+    assert moment is not None and moment.kind == "queen" and not moment.dialog_follows
+    moment.age = moment.seconds - 0.01
+    assert moment.shade_alpha() < 10

@@ -150,3 +150,19 @@ def test_a_result_too_long_for_the_window_adds_up_the_first_hands() -> None:
     assert rows[0] == (f"1-{first}", *(str(points) for points in summed))
     assert [row[0] for row in rows[1:]] == [str(first + 1), str(first + 2)]
     assert hand_rows(controller) == hand_rows(controller, most=len(scores))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 1280), (800, 600)])
+def test_the_match_result_covers_each_name_plate_whole_or_not_at_all(
+    drivers: MakeDriver, size: tuple[int, int]
+) -> None:
+    """No sliver of a name plate (half a name) shows beside the match result."""
+    driver = drivers(size=size)
+    table = table_at(driver, finished=True)
+    driver.app.push_scene("match_over", table)
+    result = driver.top
+    assert isinstance(result, MatchOverScene)
+    panel = result.panel()
+    for plate in driver.app.layout.name_plates:
+        assert panel.contains(plate) or not panel.colliderect(plate), (size, plate, panel)
+    assert pygame.Rect(0, 0, *size).contains(panel)

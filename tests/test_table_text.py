@@ -13,6 +13,8 @@ from table_driver import make_dirs
 import game.table.scenes.summary as summary_module
 import game.table.scenes.table as table_module
 import game.table.widgets as widgets
+from ai.registry import BOTS
+from game.table import fonts
 from game.table.app import App
 from game.table.bot_requests import InlineBots
 from game.tools.scripted import ScriptedTable
@@ -74,5 +76,36 @@ def test_texts_fit_the_screen_and_their_panels(
         assert texts
         for text, rect in texts:
             assert _inside(panel, rect), (text, rect, panel)
+    finally:
+        app.close()
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 1280)], ids=lambda s: f"{s}")
+def test_a_name_plate_shows_the_whole_name_at_its_text_size(
+    size: tuple[int, int], tmp_path: Path, texts: list[tuple[str, pygame.Rect]]
+) -> None:
+    """With every bot's name and the widest numbers ("+26 · 100 pts"), each seat's name is
+    drawn whole (no ellipsis) at the plate's text size, inside its plate."""
+    app = App(make_dirs(tmp_path), size=size, bots=InlineBots())
+    try:
+        table = ScriptedTable(app, seed=5)
+        assert table.at_mid_trick()
+        scene = table.scene
+        px = app.layout.text(15)
+        for bot in BOTS:
+            scene.session.bot_names = dict.fromkeys(range(4), bot)
+            scene.view.shown.taken = [26, 26, 26, 26]
+            scene.view.shown.totals = [100, 100, 100, 100]
+            texts.clear()
+            scene.draw(app.screen)
+            assert any(text == "+26 · 100 pts" for text, _ in texts)
+            for seat, plate in enumerate(app.layout.name_plates):
+                name = scene.seat_name(seat)
+                drawn = [(t, r) for t, r in texts if t.startswith(name)]
+                assert len(drawn) == 1, (name, texts)
+                text, rect = drawn[0]
+                whole = {fonts.font(px, bold).size(text) for bold in (False, True)}
+                assert rect.size in whole, (size, text, rect.size, whole)
+                assert plate.contains(rect), (size, text, rect, plate)
     finally:
         app.close()

@@ -104,14 +104,17 @@ class Layout:
         """Return a panel centred on the window, at most the window less ``margin`` a side.
 
         A panel that would cover part of a name plate grows (evenly about the centre) to
-        cover it whole, so no sliver of a plate shows beside it.
+        cover it whole, so no sliver of a plate shows beside it; growing may reach another
+        plate, which it then covers too.
         """
         rect = Rect(
             0, 0, min(width, self.width - 2 * margin), min(height, self.height - 2 * margin)
         )
         rect.center = (self.width // 2, self.height // 2)
-        cut = [p for p in self.name_plates if rect.colliderect(p) and not rect.contains(p)]
-        if cut:
+        for _ in self.name_plates:  # each pass covers at least one more plate
+            cut = [p for p in self.name_plates if rect.colliderect(p) and not rect.contains(p)]
+            if not cut:
+                break
             grown = rect.unionall(cut)
             half_w = max(rect.centerx - grown.left, grown.right - rect.centerx)
             half_h = max(rect.centery - grown.top, grown.bottom - rect.centery)
@@ -201,7 +204,8 @@ def compute_layout(width: int, height: int) -> Layout:
 
     margin = px(EDGE_MARGIN)
     top_bar = Rect(0, 0, width, max(px(44), round(MIN_TEXT_PX * 3)))
-    plate_w, plate_h = px(200), max(px(30), round(MIN_TEXT_PX * 1.8))
+    # A name plate holds two lines: the seat's name, and its points under it.
+    plate_w, plate_h = px(200), max(px(48), round(MIN_TEXT_PX * 3.4))
     gap = px(6)
     # A tall window (more height than the design's shape uses) grows the cards into the room
     # and puts the person's name plate above the hand, which then takes the whole width.

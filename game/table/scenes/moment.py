@@ -36,7 +36,8 @@ KINDS: dict[str, tuple[float, str]] = {
     "lost": (2.2, "lose"),
 }
 #: The kinds a dialog always follows (the hand's summary after a moon, the match result after
-#: its end): their shade ends at the dialog's, so the table does not light up in between.
+#: its end): their shade ends at the dialog's, so the table does not light up in between. Any
+#: other moment a dialog follows (the Q♠ taken on a hand's last trick) says so when made.
 BEFORE_A_DIALOG = frozenset({"moon", "won", "lost"})
 #: How dark a moment shades the table at its height, and how long it takes to come and go.
 MOMENT_SHADE = 200
@@ -105,7 +106,10 @@ def moon_image(diameter: int) -> pygame.Surface:
 
 
 class Moment(Scene):
-    """A short animation over the table; any click or key skips it, then ``then`` runs."""
+    """A short animation over the table; any click or key skips it, then ``then`` runs.
+
+    ``dialog_follows`` says a dialog opens as it ends (always so for ``BEFORE_A_DIALOG``).
+    """
 
     overlay = True
 
@@ -117,6 +121,7 @@ class Moment(Scene):
         subtitle: str = "",
         then: Callable[[], None] | None = None,
         seed: int = 0,
+        dialog_follows: bool = False,
     ) -> None:
         super().__init__(app)
         if kind not in KINDS:
@@ -125,6 +130,8 @@ class Moment(Scene):
         self.title = title
         self.subtitle = subtitle
         self.then = then
+        #: Whether a dialog opens as the moment ends: its shade then ends at the dialog's.
+        self.dialog_follows = dialog_follows or kind in BEFORE_A_DIALOG
         self.seconds, self.sound = KINDS[kind]
         self.age = 0.0
         self.finished = False
@@ -175,7 +182,7 @@ class Moment(Scene):
         """Return how dark the table is shaded now: up to ``MOMENT_SHADE`` as the moment comes,
         then down as it goes, to nothing or, when a dialog follows, to the dialog's shade."""
         fade = self._fade()
-        if self.age < FADE_IN_S or self.kind not in BEFORE_A_DIALOG:
+        if self.age < FADE_IN_S or not self.dialog_follows:
             return round(MOMENT_SHADE * fade)
         rest = theme.SHADE[3]
         return round(rest + (MOMENT_SHADE - rest) * fade)

@@ -14,7 +14,7 @@ from game.table.scene import Scene, register
 from game.table.score_table import MOON_NOTE, Row, any_moon, hand_rows, score_names, total_row
 from game.table.session import HUMAN_SEAT
 from game.table.watch import WATCH_MATCH_PAUSE_S, WATCH_PAUSE_S, Countdown
-from game.table.widgets import Button, centred_rect, draw_dialog, draw_text
+from game.table.widgets import Button, draw_dialog, draw_text
 
 #: The summary's width, and its parts down and across, at the base size.
 PANEL_WIDTH = 960
@@ -302,11 +302,12 @@ class MatchOverScene(Scene):
         return [head, *hand_rows(controller, most), total_row(controller)]
 
     def panel(self) -> pygame.Rect:
-        """Return the result's panel: as tall as its table, within the window."""
+        """Return the result's panel: as tall as its table, within the window, covering each
+        name plate whole or not at all (``Layout.panel``)."""
         layout = self.app.layout
         lines = len(self.rows()) + (1 if any_moon(self.table.session.controller) else 0)
         height = layout.px(RESULT_TOP + RESULT_BOTTOM) + lines * self.line_height()
-        return centred_rect(layout.size, layout.px(RESULT_WIDTH), height, layout.px(20))
+        return layout.panel(layout.px(RESULT_WIDTH), height, layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel: the winner, the table of every hand, the buttons."""

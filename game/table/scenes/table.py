@@ -18,6 +18,7 @@ from core import events as ev
 from core.cards import QUEEN_OF_SPADES, card_label
 from core.controller import Controller, Result
 from core.rules import pass_receiver
+from core.view import HAND_SIZE
 from game.table import theme
 from game.table.card_art import CardArt, CardStyle
 from game.table.fonts import render_text
@@ -197,7 +198,8 @@ class TableScene(Scene):
             if QUEEN_OF_SPADES in value.cards:
                 taken = f"{self.seat_does(value.seat, 'takes')} the {card_label(QUEEN_OF_SPADES)}"
                 self.say(taken)
-                self.moment("queen", taken)
+                # the hand's last trick: its summary (or moon) follows the moment
+                self.moment("queen", taken, dialog_follows=value.trick_number == HAND_SIZE)
         elif name == "hand_scored" and isinstance(value, ev.HandScored):
             self._hand_over(value)
         elif name == "match_over" and isinstance(value, ev.MatchOver):
@@ -404,9 +406,15 @@ class TableScene(Scene):
             self.app.discard_game()
 
     def moment(
-        self, kind: str, title: str, subtitle: str = "", then: Callable[[], None] | None = None
+        self,
+        kind: str,
+        title: str,
+        subtitle: str = "",
+        then: Callable[[], None] | None = None,
+        dialog_follows: bool = False,
     ) -> None:
-        """Play a moment over the table (none at the instant speed); ``then`` runs after it."""
+        """Play a moment over the table (none at the instant speed); ``then`` runs after it
+        (``dialog_follows``: a dialog opens as it ends, so its shade ends at the dialog's)."""
         if self.app.settings.speed == "instant":
             if then is not None:
                 then()
@@ -423,7 +431,7 @@ class TableScene(Scene):
                 for later in waiting:
                     later()
 
-        self.app.push_scene("moment", kind, title, subtitle, ended, seed)
+        self.app.push_scene("moment", kind, title, subtitle, ended, seed, dialog_follows)
 
     def when_moments_end(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the moments showing have ended (so a hand's summary never
@@ -811,25 +819,14 @@ class TableScene(Scene):
             name = self.seat_name(seat)
             if seat in thinking:
                 name += " " + "·" * (1 + int(self.clock * THINKING_DOTS_PER_S) % 3)
-            px = layout.text(15)
+            # two lines: the name above, the points under it
+            px, left, room = layout.text(15), rect.left + layout.px(10), rect.width - layout.px(20)
+            colour = theme.ACCENT if active else theme.TEXT
+            top_line = (left, rect.top + round(rect.height * 0.3))
+            draw_text(surface, name, px, colour, bold=active, midleft=top_line, max_width=room)
             colour = theme.DANGER if shown.taken[seat] else theme.TEXT_DIM
-            score = draw_text(
-                surface,
-                self.plate_score(seat),
-                px,
-                colour,
-                midright=(rect.right - layout.px(10), rect.centery),
-                max_width=rect.width // 2,
-            )
-            draw_text(
-                surface,
-                name,
-                px,
-                theme.ACCENT if active else theme.TEXT,
-                bold=active,
-                midleft=(rect.left + layout.px(10), rect.centery),
-                max_width=score.left - rect.left - layout.px(18),
-            )
+            low_line = (left, rect.top + round(rect.height * 0.7))
+            draw_text(surface, self.plate_score(seat), px, colour, midleft=low_line, max_width=room)
 
     def plate_score(self, seat: int) -> str:
         """Return a name plate's numbers with what they are ("+3 · 12 pts", ``plate_points``)."""
