@@ -38,8 +38,13 @@ def breaking_hearts(card: int) -> str:
 
 def plate_points(taken: int, total: int) -> str:
     """Return a name plate's numbers with what they are: the points taken this hand, if any,
-    then the match total before it ("+3 · 12 pts", "12 pts"), with true minus signs."""
-    points = f"{'−' if total < 0 else ''}{abs(total)} pts"
+    then the match total before it ("+3 · 12 pts", "1 pt"), with true minus signs.
+
+    >>> plate_points(3, 12), plate_points(0, 1), plate_points(-10, -1)
+    ('+3 · 12 pts', '1 pt', '−10 · −1 pt')
+    """
+    unit = "pt" if abs(total) == 1 else "pts"
+    points = f"{'−' if total < 0 else ''}{abs(total)} {unit}"
     if not taken:
         return points
     return f"{'+' if taken > 0 else '−'}{abs(taken)} · {points}"
