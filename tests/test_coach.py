@@ -121,13 +121,13 @@ def test_the_statistics_page_draws_the_trend_of_the_loss(drivers: MakeDriver) ->
         stats = stats.with_match(number % 2 == 0, 50 + number, difficulty="normal")
         if number != 2:
             stats = stats.with_match_review(40, 4.0 + number, "normal")
-    app.change_stats(stats)
+    app.books.change_stats(stats)
     page = StatsPage(app)
     assert page.has_trend()
-    app.stack.push(page)
+    app.push(page)
     driver.step()
     with_trend = pygame.image.tobytes(app.screen, "RGB")
-    app.change_stats(
+    app.books.change_stats(
         Statistics(
             **{
                 **stats.__dict__,

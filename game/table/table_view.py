@@ -18,10 +18,10 @@ from functools import partial
 
 from core import events as ev
 from core.cards import cards_of, mask_of
-from core.controller import Controller
 from core.rules import pass_receiver, pass_sender
 from game.table.anim import Beat, Motion, Point, Timeline, duration
 from game.table.layout import LIFT, Layout
+from game.table.match.port import SeatView
 
 Key = tuple[object, ...]
 
@@ -102,51 +102,42 @@ class TableView:
         beat = self.timeline.current
         return beat is not None and beat.wait_for_click and beat.elapsed >= beat.seconds
 
-    def sync(self, controller: Controller, snap: bool = False) -> None:
-        """Show the controller's current state at once (a resumed game, an undo, a redo)."""
+    def sync(self, seat: SeatView, snap: bool = False) -> None:
+        """Show the seat's current view at once (a resumed game, an undo, a redo)."""
         self.timeline.clear()
         shown = self.shown
         previous_number = shown.hand_number
-        match = controller.match
-        if match is None:
+        if not seat.started:
             self.shown = Shown()
             return
-        seat = self.face_up_seat
-        shown.hand_number = controller.hand_number
-        shown.direction = controller.pass_direction
-        shown.hand = cards_of(mask_of(controller.hand(seat)))
-        shown.counts = [len(controller.hand(s)) for s in range(4)]
-        trick = controller.current_trick
-        shown.trick = (
-            [] if trick is None else [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)]
-        )
+        shown.hand_number = seat.hand_number
+        shown.direction = seat.pass_direction
+        shown.hand = sorted(seat.hand)
+        shown.counts = list(seat.counts)
+        shown.trick = list(seat.trick)
         shown.leaving.clear()
         shown.flying.clear()
         self._glides.clear()
-        shown.taken = list(controller.hand_points)
-        totals = list(controller.totals)
-        if controller.phase in ("hand_over", "match_over"):
-            scores = controller.hand_scores
-            if scores:
-                totals = [t - p for t, p in zip(totals, scores[-1].points, strict=True)]
+        shown.taken = list(seat.hand_points)
+        totals = list(seat.totals)
+        if seat.last_points is not None:
+            totals = [t - p for t, p in zip(totals, seat.last_points, strict=True)]
         shown.totals = totals
-        shown.hearts_broken = controller.hearts_broken
+        shown.hearts_broken = seat.hearts_broken
         shown.passing = False
         shown.received.clear()
         shown.arriving.clear()
-        last = controller.last_trick
-        shown.last_trick = (
-            () if last is None else tuple((last.seat_of(i), c) for i, c in enumerate(last.cards))
-        )
-        shown.last_winner = None if last is None else last.winner
+        shown.last_trick = seat.last_trick
+        shown.last_winner = seat.last_winner
         if snap or previous_number != shown.hand_number:
             self._motions.clear()
 
-    def show(self, events: Iterable[ev.Event], controller: Controller) -> None:
-        """Queue the beats that show these events (read the controller for new deals)."""
+    def show(self, events: Iterable[ev.Event], seat: SeatView) -> None:
+        """Queue the beats that show these events (``seat``: the view after them, read for a
+        new deal's cards and after an undo)."""
         for event in events:
             if isinstance(event, ev.HandStarted):
-                self._queue_deal(event, controller)
+                self._queue_deal(event, seat)
             elif isinstance(event, ev.PassSubmitted):
                 self.timeline.add(Beat(0.0, partial(self.on_cue, "passed", event.seat)))
             elif isinstance(event, ev.PassesExchanged):
@@ -162,10 +153,10 @@ class TableView:
             elif isinstance(event, ev.MatchOver):
                 self.timeline.add(Beat(0.0, partial(self.on_cue, "match_over", event)))
             elif isinstance(event, ev.ActionUndone):
-                self.sync(controller)
+                self.sync(seat)
 
-    def _queue_deal(self, event: ev.HandStarted, controller: Controller) -> None:
-        hand = cards_of(mask_of(controller.hand(self.face_up_seat)))
+    def _queue_deal(self, event: ev.HandStarted, seat: SeatView) -> None:
+        hand = sorted(seat.hand)
         deal_seconds = duration("deal", self.speed)
 
         def start() -> None:

@@ -356,7 +356,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
 
     def leave() -> None:
         if table.session.person_plays:
-            app.save_game(table.session.controller)
+            app.save_game(table.session.record)
         app.replace_scene("title")
 
     menu = MenuScene(
@@ -368,7 +368,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet",
-                lambda: app.push(score_page(app, table.session.controller, table)),
+                lambda: app.push(score_page(app, table.session.record, table)),
             ),
             MenuItem("How to play", lambda: app.push(help_page(app))),
             MenuItem(leave_words(table.session.person_plays), leave),

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 def point_cards_taken(table: TableScene) -> list[list[int]]:
     """Return, per seat, the point cards (and the J♦ if it counts) it took this hand."""
-    controller = table.session.controller
+    controller = table.session.record
     counted = POINT_CARDS_MASK
     if controller.rules.jack_of_diamonds:
         counted |= 1 << JACK_OF_DIAMONDS
@@ -70,7 +70,7 @@ class HandSummary(Scene):
         self.review_button = (
             Button("Review this hand", self.open_review) if table.session.person_plays else None
         )
-        self.hand = table.session.controller.hand_number
+        self.hand = table.session.record.hand_number
         #: While watching, the summary goes on by itself after a pause.
         self.countdown = Countdown(None if table.session.person_plays else WATCH_PAUSE_S)
 
@@ -294,7 +294,7 @@ class MatchOverScene(Scene):
         """Return the table's rows: the names, the hands (the first ones added up into one row
         when all would not fit the window) and the totals."""
         layout = self.app.layout
-        controller = self.table.session.controller
+        controller = self.table.session.record
         room = layout.height - 2 * layout.px(20) - layout.px(RESULT_TOP + RESULT_BOTTOM)
         fixed = 2 + (1 if any_moon(controller) else 0)
         most = max(1, room // self.line_height() - fixed)
@@ -305,14 +305,14 @@ class MatchOverScene(Scene):
         """Return the result's panel: as tall as its table, within the window, covering each
         name plate whole or not at all (``Layout.panel``)."""
         layout = self.app.layout
-        lines = len(self.rows()) + (1 if any_moon(self.table.session.controller) else 0)
+        lines = len(self.rows()) + (1 if any_moon(self.table.session.record) else 0)
         height = layout.px(RESULT_TOP + RESULT_BOTTOM) + lines * self.line_height()
         return layout.panel(layout.px(RESULT_WIDTH), height, layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel: the winner, the table of every hand, the buttons."""
         layout = self.app.layout
-        controller = self.table.session.controller
+        controller = self.table.session.record
         winner = controller.winner
         rect = self.panel()
         you_won = winner == 0 and self.table.session.person_plays
