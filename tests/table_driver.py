@@ -100,7 +100,7 @@ class Driver:
             return f"{names}"
         session = table.session
         return (
-            f"{names} phase={session.phase} to_act={session.controller.seats_to_act} "
+            f"{names} phase={session.phase} to_act={session.view().seats_to_act} "
             f"idle={table.view.idle} message={table.message}"
         )
 
@@ -194,8 +194,8 @@ class Driver:
         on_top = self.top is table
         if table is None or not on_top:
             return False
-        session = table.session
-        return table.ready_for_person() and (session.person_must_pass or session.person_must_play)
+        seat = table.session.view()
+        return table.ready_for_person() and (seat.person_must_pass or seat.person_must_play)
 
     def summary_shown(self) -> bool:
         """Return whether a hand summary is on top."""

@@ -13,6 +13,7 @@ from core.controller import Controller
 from core.files import UserDirs
 from core.record import dumps_record
 from game.table.coach import Coach
+from game.table.match.port import TableMatch
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.replays import replay_name, replay_text, surplus
@@ -36,8 +37,8 @@ class MatchBooks:
         self.replays_kept = replays_kept
         self.stats, self.problems = load_statistics(dirs.statistics_file)
         #: The last match counted in the statistics, and the last whose review was counted.
-        self._counted: Controller | None = None
-        self._review_counted: Controller | None = None
+        self._counted: TableMatch | None = None
+        self._review_counted: TableMatch | None = None
 
     def change_stats(self, stats: Statistics) -> None:
         """Use and save new statistics."""
@@ -51,15 +52,20 @@ class MatchBooks:
         level = match_difficulty(levels)
         self.change_stats(self.stats.with_hand_scored(points, shooter, seat, level))
 
-    def count_match(self, record: Controller, won: bool, points: int, levels: list[str]) -> None:
+    def count_match(self, match: TableMatch, won: bool, points: int, levels: list[str]) -> None:
         """Count a match the person finished, once (its saved game and reviews are then
         forgotten)."""
-        if record is self._counted:
+        if match is self._counted:
             return
-        self._counted = record
+        self._counted = match
         level = match_difficulty(levels)
         self.change_stats(self.stats.with_match(won, points, difficulty=level))
         self.discard_game()
+
+    def save_match(self, match: TableMatch) -> None:
+        """Save a match played here; one hosted elsewhere is kept by its host."""
+        if isinstance(match, TableSession):
+            self.save_game(match.controller)
 
     def save_game(self, controller: Controller) -> None:
         """Write the game in progress now, so a killed program loses nothing shown."""
@@ -79,12 +85,16 @@ class MatchBooks:
             controller = None
         return controller, message
 
-    def archive_match(self, controller: Controller) -> None:
+    def archive_match(self, match: TableMatch | Controller) -> None:
         """Keep a finished match to replay (in the background), removing the oldest ones
-        beyond the number the person keeps; with none kept, nothing is written or removed."""
+        beyond the number the person keeps; with none kept, nothing is written or removed.
+        A match hosted elsewhere is not kept here."""
+        if isinstance(match, TableSession):
+            match = match.controller
         kept = self.replays_kept()
-        if kept == 0:
+        if kept == 0 or not isinstance(match, Controller):
             return
+        controller = match
         folder = self.dirs.replays
         for old in surplus(folder, kept):
             self.saver.discard(old)
@@ -102,11 +112,10 @@ class MatchBooks:
             session.reviews_saved = len(session.reviews)
             text = reviews_text(session.controller, session.reviews)
             self.saver.submit(self.dirs.reviews_file, text)
-        record = session.controller
-        if record is not self._counted or record is self._review_counted:
+        if session is not self._counted or session is self._review_counted:
             return
         found = coach.match_review(session)
         if found is not None:
-            self._review_counted = record
+            self._review_counted = session
             level = match_difficulty(session.bot_names.values())
             self.change_stats(self.stats.with_match_review(found.decisions, found.loss, level))

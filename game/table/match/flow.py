@@ -13,16 +13,13 @@ moments and dialogs, the person's files are ``Books``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from core import events as ev
 from core.cards import QUEEN_OF_SPADES, card_label
 from core.view import HAND_SIZE
 from game.table.match.port import HUMAN_SEAT, TableMatch
 from game.table.wording import with_verb
-
-if TYPE_CHECKING:
-    from core.controller import Controller
 
 
 class Books(Protocol):
@@ -34,15 +31,15 @@ class Books(Protocol):
         """Count a hand the person played against bots of ``levels``."""
         ...
 
-    def count_match(self, record: Controller, won: bool, points: int, levels: list[str]) -> None:
+    def count_match(self, match: TableMatch, won: bool, points: int, levels: list[str]) -> None:
         """Count a match the person finished (once per match)."""
         ...
 
-    def save_game(self, controller: Controller) -> None:
-        """Write the game in progress now."""
+    def save_match(self, match: TableMatch) -> None:
+        """Keep the match in progress as it is now (where this machine keeps it)."""
         ...
 
-    def archive_match(self, controller: Controller) -> None:
+    def archive_match(self, match: TableMatch) -> None:
         """Keep a finished match to replay."""
         ...
 
@@ -133,7 +130,7 @@ class MatchFlow:
     def save(self) -> None:
         """Save the match in progress; a watched match is never saved."""
         if self.match.person_plays:
-            self.books.save_game(self.match.record)
+            self.books.save_match(self.match)
 
     def queen_taken(self, event: ev.TrickWon) -> str:
         """Play the moment of the Q♠ taken; return the words said."""
@@ -166,10 +163,10 @@ class MatchFlow:
     def match_over(self, event: ev.MatchOver) -> None:
         """Keep the finished match to replay; count it in the person's statistics."""
         match = self.match
-        self.books.archive_match(match.record)
+        self.books.archive_match(match)
         if match.person_plays:
             won, points = event.winner == HUMAN_SEAT, event.totals[HUMAN_SEAT]
-            self.books.count_match(match.record, won, points, self._levels())
+            self.books.count_match(match, won, points, self._levels())
 
     def match_result(self) -> None:
         """Show the match result, after a celebration when the person won (or lost)."""
