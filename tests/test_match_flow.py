@@ -53,9 +53,16 @@ class Stage:
         return self.moments
 
     def show_moment(
-        self, kind: str, title: str, subtitle: str, ended: Callable[[], None], follows: bool
+        self,
+        kind: str,
+        title: str,
+        subtitle: str,
+        ended: Callable[[], None],
+        follows: bool,
+        shaded: bool,
     ) -> None:
-        self.shown.append(f"moment {kind}: {title}" + (f" / {subtitle}" if subtitle else ""))
+        words = f"moment {kind}: {title}" + (f" / {subtitle}" if subtitle else "")
+        self.shown.append(words + (" (shaded)" if shaded else ""))
         self.ends.append(ended)
 
     def show_summary(self, event: ev.HandScored) -> None:
@@ -84,8 +91,8 @@ def test_the_queen_on_the_last_trick_then_a_moon_then_the_summary() -> None:
     flow.hand_scored(scored, 1)
     assert stage.shown == ["moment queen: North takes the Q♠"], "the moon waits for the queen"
     stage.ends.pop(0)()
-    moon = "moment moon: North shot the moon! / Everyone else takes 26 points"
-    assert stage.shown[-1] == moon, "the moon follows the queen"
+    moon = "moment moon: North shot the moon! / Everyone else takes 26 points (shaded)"
+    assert stage.shown[-1] == moon, "the moon follows the queen, over its shade"
     stage.ends.pop(0)()
     assert stage.shown[-1] == "summary", "the summary follows the moon"
     flow.hand_scored(scored, 1)  # the same hand shown again (a resumed game)
@@ -134,7 +141,7 @@ shown = []
 
 class Stage:
     def moments_on(self): return True
-    def show_moment(self, kind, title, subtitle, ended, follows):
+    def show_moment(self, kind, title, subtitle, ended, follows, shaded):
         shown.append(kind); ended()
     def show_summary(self, event): shown.append("summary")
     def show_result(self): shown.append("result")

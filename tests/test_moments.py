@@ -184,9 +184,8 @@ def test_the_queen_taken_on_the_last_trick_stays_dimmed_into_the_hand_summary(
     driver.step()
     light = felt_light(driver)
     table._cue("trick_taken", ev.TrickWon(3, 13, (QUEEN_OF_SPADES, 40, 41, 42), 16))
-    table._cue(
-        "hand_scored", ev.HandScored((0, 0, 0, 26), (0, 0, 0, 26), None)
-    )  # waits for the moment
+    # the hand's summary waits for the moment
+    table._cue("hand_scored", ev.HandScored((0, 0, 0, 26), (0, 0, 0, 26), None))
     moment = moment_on_top(driver)
     assert moment is not None and moment.kind == "queen" and moment.dialog_follows
     seen = []
@@ -200,6 +199,39 @@ def test_the_queen_taken_on_the_last_trick_stays_dimmed_into_the_hand_summary(
     assert max(seen) <= under_dialog + 2, (
         f"the table lit up to {max(seen):.0f} between the moment and the summary "
         f"(dimmed {under_dialog:.0f}, undimmed {light:.0f})"
+    )
+
+
+def test_the_moon_shooter_taking_the_queen_last_keeps_the_table_dimmed_into_the_summary(
+    drivers: MakeDriver,
+) -> None:
+    """The shooter takes the Q♠ on the last trick: the queen's moment, the moon's, then the
+    summary, with the table dimmed once and never lighter in between (the moon's shade starts
+    where the queen's left it)."""
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    driver.step()
+    table._cue("trick_taken", ev.TrickWon(2, 13, (QUEEN_OF_SPADES, 40, 41, 42), 16))
+    table._cue("hand_scored", ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2))
+    queen = moment_on_top(driver)
+    assert queen is not None and queen.kind == "queen"
+    while queen.age < 0.3:
+        driver.step()
+    shaded = felt_light(driver)  # the queen has come in
+    kinds, seen = [], []
+    while not isinstance(driver.top, HandSummary):
+        driver.step()
+        top = moment_on_top(driver)
+        if top is not None and top.kind not in kinds:
+            kinds.append(top.kind)
+        seen.append(felt_light(driver))
+    driver.step(3)
+    under_summary = felt_light(driver)
+    assert kinds == ["queen", "moon"]
+    assert max(seen) <= max(shaded, under_summary) + 2, (
+        f"the table lit up to {max(seen):.0f} between the queen and the summary "
+        f"(dimmed {shaded:.0f} by the queen, {under_summary:.0f} by the summary)"
     )
 
 

@@ -52,10 +52,16 @@ class Stage(Protocol):
         ...
 
     def show_moment(
-        self, kind: str, title: str, subtitle: str, ended: Callable[[], None], follows: bool
+        self,
+        kind: str,
+        title: str,
+        subtitle: str,
+        ended: Callable[[], None],
+        follows: bool,
+        shaded: bool,
     ) -> None:
         """Play a moment over the table; call ``ended`` once it has ended (``follows``: a
-        dialog opens as it ends)."""
+        dialog opens as it ends; ``shaded``: it comes in over a table already shaded)."""
         ...
 
     def show_summary(self, event: ev.HandScored) -> None:
@@ -102,6 +108,9 @@ class MatchFlow:
         self.after_moments: list[Callable[[], None]] = []
         #: A match resumed between a hand's end and the next deal owes its summary.
         self.summary_due: ev.HandScored | None = None
+        #: Whether a moment that left the table shaded (for a dialog) has just ended: what
+        #: opens now comes in over the shade rather than lighting the table first.
+        self._shade_left = False
 
     def _levels(self) -> list[str]:
         return list(self.match.bot_names.values())
@@ -200,14 +209,18 @@ class MatchFlow:
 
         def ended() -> None:
             self.moments_showing -= 1
-            if then is not None:
-                then()
-            if not self.moments_showing:
-                waiting, self.after_moments = self.after_moments, []
-                for later in waiting:
-                    later()
+            self._shade_left = follows
+            try:
+                if then is not None:
+                    then()
+                if not self.moments_showing:
+                    waiting, self.after_moments = self.after_moments, []
+                    for later in waiting:
+                        later()
+            finally:
+                self._shade_left = False
 
-        self.stage.show_moment(kind, title, subtitle, ended, follows)
+        self.stage.show_moment(kind, title, subtitle, ended, follows, self._shade_left)
 
     def when_moments_end(self, action: Callable[[], None]) -> None:
         """Run ``action`` now, or once the moments showing have ended (so a hand's summary never

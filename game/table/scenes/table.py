@@ -139,11 +139,17 @@ class TableScene(Scene):
         return self.app.settings.speed != "instant"
 
     def show_moment(
-        self, kind: str, title: str, subtitle: str, ended: Callable[[], None], follows: bool
+        self,
+        kind: str,
+        title: str,
+        subtitle: str,
+        ended: Callable[[], None],
+        follows: bool,
+        shaded: bool,
     ) -> None:
         """Play a moment over the table."""
         seed = self.view.shown.hand_number
-        self.app.push_scene("moment", kind, title, subtitle, ended, seed, follows)
+        self.app.push_scene("moment", kind, title, subtitle, ended, seed, follows, shaded)
 
     def show_summary(self, event: ev.HandScored) -> None:
         """Open the hand's summary."""
