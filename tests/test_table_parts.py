@@ -44,6 +44,8 @@ def table_state(table: TableScene) -> str:
             [(b.label, b.enabled, tuple(b.rect), b.hovered) for b in buttons],
             table.view.shown,
             table.view.speed,
+            table.view._motions,
+            table.view._glides,
             table.session.view(),
         )
     )

@@ -13,7 +13,7 @@ hints at which card a bot holds where.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import partial
 
 from core import events as ev
@@ -22,43 +22,9 @@ from core.rules import pass_receiver, pass_sender
 from game.table.anim import Beat, Motion, Point, Timeline, duration
 from game.table.layout import LIFT, Layout
 from game.table.match.port import SeatView
+from game.table.shown import DrawnCard, Key, Shown, Wanted
 
-Key = tuple[object, ...]
-
-
-@dataclass(frozen=True)
-class DrawnCard:
-    """One card to draw this frame: face (or None for a back), centre, size, and its glow."""
-
-    key: Key
-    card: int | None
-    centre: Point
-    small: bool
-    rotated: bool
-    glow: bool = False
-    #: The share of its width the card shows (below 1 while it turns over).
-    squeeze: float = 1.0
-
-
-@dataclass
-class Shown:
-    """The displayed state of the hand in progress."""
-
-    hand_number: int = 0
-    direction: str = "hold"
-    hand: list[int] = field(default_factory=list)
-    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    leaving: list[tuple[int, int, int]] = field(default_factory=list)  # seat, card, to seat
-    flying: list[tuple[Key, int | None, int, int]] = field(default_factory=list)
-    taken: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    hearts_broken: bool = False
-    passing: bool = False
-    received: set[int] = field(default_factory=set)
-    arriving: set[int] = field(default_factory=set)  # received cards not yet turned face up
-    last_trick: tuple[tuple[int, int], ...] = ()
-    last_winner: int | None = None
+__all__ = ["DrawnCard", "Key", "Shown", "TableView"]
 
 
 class TableView:
@@ -352,12 +318,12 @@ class TableView:
             for card, (x, y) in zip(self.shown.hand, positions, strict=True)
         }
 
-    def cards(self, lifted: Iterable[int] = ()) -> list[DrawnCard]:
-        """Return every card to draw this frame, bottom-most first."""
+    def _wanted(self, lifted: Iterable[int]) -> list[Wanted]:
+        """Return every visible card: its key, face, target, whether it is small, on its side
+        and glowing (just received), bottom-most first."""
         layout = self.layout
         shown = self.shown
-        glide = duration("resort", self.speed)
-        wanted: list[tuple[Key, int | None, Point, bool, bool, bool]] = []
+        wanted: list[Wanted] = []
         for seat in (2, 1, 3):
             if seat == self.face_up_seat:
                 continue
@@ -371,29 +337,52 @@ class TableView:
             wanted.append((("card", card), card, layout.pile_position(to), False, False, False))
         for key, face, _, to in shown.flying:
             wanted.append((key, face, layout.seat_anchor(to), face is None, False, False))
-        drawn: list[DrawnCard] = []
+        return wanted
+
+    def _motion(self, key: Key, target: Point) -> Motion:
+        """Return a card's motion as ``place`` leaves it: its own, or a new one starting where
+        its glide says (a new one is not kept: ``place`` keeps it)."""
+        motion = self._motions.get(key)
+        seconds, delay, origin = self._glides.get(key, (duration("resort", self.speed), 0.0, None))
+        if motion is None:
+            motion = Motion(origin or target, origin or target)
+            if origin is None:
+                motion.snap(target)
+        elif motion.target == target:
+            return motion  # already aimed there (``Motion.retarget`` would change nothing)
+        else:
+            motion = replace(motion)
+        motion.retarget(target, seconds, delay)
+        return motion
+
+    def place(self, lifted: Iterable[int] = ()) -> None:
+        """Aim every visible card at where the shown state puts it (gliding there) and forget
+        the cards no longer shown. The table calls it once a frame after time moved on, and
+        after a resize; drawing never does (``cards`` only reads)."""
         live: set[Key] = set()
-        turn = self._turn_progress()
-        for key, face, target, small, rotated, glow in wanted:
+        for key, _, target, _, _, _ in self._wanted(lifted):
             live.add(key)
-            motion = self._motions.get(key)
-            seconds, delay, origin = self._glides.pop(key, (glide, 0.0, None))
-            if motion is None:
-                motion = Motion(origin or target, origin or target)
-                self._motions[key] = motion
-                if origin is None:
-                    motion.snap(target)
-            motion.retarget(target, seconds, delay)
+            self._motions[key] = self._motion(key, target)
+            self._glides.pop(key, None)
+        for key in list(self._motions):
+            if key not in live:
+                del self._motions[key]
+        self._glides = {key: value for key, value in self._glides.items() if key not in live}
+
+    def cards(self, lifted: Iterable[int] = ()) -> list[DrawnCard]:
+        """Return every card to draw this frame, bottom-most first, where its motion has it
+        now; changes nothing (a card ``place`` has not aimed yet is shown as it would)."""
+        shown = self.shown
+        drawn: list[DrawnCard] = []
+        turn = self._turn_progress()
+        for key, face, target, small, rotated, glow in self._wanted(lifted):
+            motion = self._motion(key, target)
             squeeze = 1.0
             if motion.waiting:
                 face = None  # a card waiting in the deck to be dealt shows its back
             elif face is not None and face in shown.arriving:
                 face, squeeze = _turning(face, turn)
             drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow, squeeze))
-        for key in list(self._motions):
-            if key not in live:
-                del self._motions[key]
-        self._glides = {key: value for key, value in self._glides.items() if key not in live}
         return drawn
 
 

@@ -90,7 +90,7 @@ class TableScene(Scene):
             self.view.show(session.take_events(), session.view())
         if not session.person_plays:
             self.message = (WATCH_HINT, WATCH_HINT_S)
-        self._follow_buttons()
+        self._refresh()
 
     # -- the look -------------------------------------------------------------------------
 
@@ -98,8 +98,10 @@ class TableScene(Scene):
         """Return the card art at the layout's size for the person's or the bots' cards."""
         return self.app.card_art(small)
 
-    def _follow_buttons(self) -> None:
+    def _refresh(self) -> None:
+        """Follow the match and the chosen cards: the buttons, and the cards aimed."""
         self.bar.follow(self.session.view())
+        self.view.place(self.pointer.lifted())
 
     def pause(self) -> None:
         """A screen opened over the table: its notices hide and waiting keys wait."""
@@ -118,6 +120,7 @@ class TableScene(Scene):
         self.view.relayout(self.app.layout)
         self.painter.resize()
         self.bar.place(self.app.layout)
+        self._refresh()
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the table (``TablePainter``: it changes nothing)."""
@@ -219,7 +222,6 @@ class TableScene(Scene):
     def handle(self, event: pygame.event.Event) -> bool:
         """Mouse and keyboard play (``TableControls``); the table consumes every event."""
         self.controls.handle(event)
-        self._follow_buttons()
         return True
 
     def key_after_skip(self, event: pygame.event.Event) -> None:
@@ -253,7 +255,7 @@ class TableScene(Scene):
         self.pointer.keep_focus_on_a_legal_card()
         self.controls.automatic_moves(dt)
         self.app.warm_up(WARM_BUDGET_S)
-        self._follow_buttons()
+        self._refresh()
 
     def _show_events(self) -> None:
         """Queue the match's new events on the view; save after a trick or an exchange."""
