@@ -15,6 +15,7 @@ import game.table
 from core import events as ev
 from core.cards import HEARTS, QUEEN_OF_SPADES, suit_of
 from core.controller import Result
+from core.rules import pass_receiver
 from game.table.bot_requests import InlineBots
 from game.table.match.port import Hint, ReviewKey, SeatView, TableMatch
 from game.table.scenes.table import TableScene
@@ -29,19 +30,23 @@ class RecordReadError(AssertionError):
 
 
 class SuitMatch:
-    """A one-hand match with no controller: seat ``s`` holds suit ``s`` (clubs, diamonds,
-    spades, hearts), no pass; the person leads clubs and takes every trick (a moon). The other
-    seats play their highest card, each after ``FAKE_THINK_POLLS`` polls."""
+    """A one-hand match with no controller: seat ``s`` is dealt suit ``s`` (clubs, diamonds,
+    spades, hearts). With ``direction`` "hold" the person leads clubs and takes every trick (a
+    moon); with "left" everyone passes first (the others their three lowest cards). A card must
+    follow the led suit when it can; the highest of the led suit takes the trick. The other
+    seats play their highest card that may be played, each after ``FAKE_THINK_POLLS`` polls."""
 
     person_plays = True
 
-    def __init__(self) -> None:
+    def __init__(self, direction: str = "hold") -> None:
+        self.direction = direction
         self.hands = [list(range(13 * suit, 13 * suit + 13)) for suit in range(4)]
         self.bot_names: Mapping[int, str] = {1: "fake", 2: "fake", 3: "fake"}
         self.hint: Hint | None = None
         self.reviews: dict[ReviewKey, Any] = {}
-        self.events: list[ev.Event] = [ev.HandStarted(1, "hold")]
-        self.phase = "play"
+        self.events: list[ev.Event] = [ev.HandStarted(1, direction)]
+        self.phase = "play" if direction == "hold" else "pass"
+        self.passes: dict[int, tuple[int, ...]] = {}
         self.to_act = 0
         self.trick: list[tuple[int, int]] = []
         self.last_trick: tuple[tuple[int, int], ...] = ()
@@ -51,7 +56,7 @@ class SuitMatch:
         self.tricks = 0
         self.broken = False
         self.thinking: dict[int, int] = {}
-        self.ready: dict[int, int] = {}
+        self.ready: dict[int, tuple[int, ...]] = {}
         self.polls = 0
         self.person_played: list[int] = []
 
@@ -59,22 +64,36 @@ class SuitMatch:
     def record(self) -> Any:
         raise RecordReadError("the table read the record of a match that has none")
 
+    def _to_act(self) -> tuple[int, ...]:
+        if self.phase == "pass":
+            return tuple(seat for seat in range(4) if seat not in self.passes)
+        return (self.to_act,) if self.phase == "play" else ()
+
+    def _legal(self, seat: int) -> list[int]:
+        hand = self.hands[seat]
+        if not self.trick:
+            return list(hand)
+        led = suit_of(self.trick[0][1])
+        return [card for card in hand if suit_of(card) == led] or list(hand)
+
     def view(self) -> SeatView:
         person_turn = self.phase == "play" and self.to_act == 0
         return SeatView(
             phase=self.phase,
             hand_number=1,
-            hand=tuple(self.hands[0]),
+            pass_direction=self.direction,
+            hand=tuple(sorted(self.hands[0])),
             counts=tuple(len(hand) for hand in self.hands),
             trick=tuple(self.trick),
             last_trick=self.last_trick,
             last_winner=self.last_winner,
-            first_leader=0,
+            first_leader=0 if self.phase == "play" else None,
             hand_points=tuple(self.taken),
             totals=self.totals,
             hearts_broken=self.broken,
-            seats_to_act=(self.to_act,) if self.phase == "play" else (),
-            legal=tuple(self.hands[0]) if person_turn else (),
+            seats_to_act=self._to_act(),
+            legal=tuple(self._legal(0)) if person_turn else (),
+            person_must_pass=self.phase == "pass" and 0 not in self.passes,
             person_must_play=person_turn,
             points_remain=self.phase == "play",
         )
@@ -83,10 +102,15 @@ class SuitMatch:
         return set(self.thinking)
 
     def pass_cards(self, cards: Iterable[int]) -> Result:
-        return Result(False, error="no pass", reason="not_passing")
+        chosen = tuple(sorted(cards))
+        if self.phase != "pass" or 0 in self.passes or len(set(chosen) & set(self.hands[0])) != 3:
+            return Result(False, error="no pass", reason="pass_three_cards")
+        events = self._pass(0, chosen)
+        self.events.extend(events)
+        return Result(True, tuple(events))
 
     def play_card(self, card: int) -> Result:
-        if self.phase != "play" or self.to_act != 0 or card not in self.hands[0]:
+        if self.phase != "play" or self.to_act != 0 or card not in self._legal(0):
             return Result(False, error="not now", reason="not_your_turn")
         self.person_played.append(card)
         events = self._play(0, card)
@@ -111,28 +135,44 @@ class SuitMatch:
 
     def update(self) -> None:
         self.polls += 1
-        seat = self.to_act
-        if self.phase == "play" and seat != 0 and seat not in self.thinking | self.ready:
-            self.thinking[seat] = FAKE_THINK_POLLS
+        for seat in self._to_act():
+            if seat != 0 and seat not in self.thinking and seat not in self.ready:
+                self.thinking[seat] = FAKE_THINK_POLLS
         for seat, left in list(self.thinking.items()):
             if left > 1:
                 self.thinking[seat] = left - 1
-            else:
-                del self.thinking[seat]
-                self.ready[seat] = max(self.hands[seat])
+                continue
+            del self.thinking[seat]
+            hand = sorted(self.hands[seat])
+            self.ready[seat] = (
+                tuple(hand[:3]) if self.phase == "pass" else (max(self._legal(seat)),)
+            )
 
     def has_ready_move(self) -> bool:
         return bool(self.ready)
 
     def apply_ready(self) -> list[ev.Event]:
-        seat, card = self.ready.popitem()
-        events = self._play(seat, card)
+        seat, cards = self.ready.popitem()
+        events = self._pass(seat, cards) if self.phase == "pass" else self._play(seat, cards[0])
         self.events.extend(events)
         return events
 
     def close(self) -> None:
         self.thinking.clear()
         self.ready.clear()
+
+    def _pass(self, seat: int, cards: tuple[int, ...]) -> list[ev.Event]:
+        self.passes[seat] = cards
+        events: list[ev.Event] = [ev.PassSubmitted(seat)]
+        if len(self.passes) < 4:
+            return events
+        for giver, given in self.passes.items():
+            taker = pass_receiver(giver, self.direction)
+            self.hands[giver] = [card for card in self.hands[giver] if card not in given]
+            self.hands[taker] += given
+        passes = tuple(self.passes[seat] for seat in range(4))
+        self.phase, self.to_act = "play", 0
+        return [*events, ev.PassesExchanged(self.direction, passes)]
 
     def _play(self, seat: int, card: int) -> list[ev.Event]:
         self.hands[seat].remove(card)
@@ -206,6 +246,42 @@ def test_a_whole_hand_is_played_at_the_table_through_the_interface_alone(
     assert match.polls > 13 * 3 * FAKE_THINK_POLLS, "the others were waited for by polling"
     assert table.view.shown.hand == [] and table.view.shown.taken == [26, 0, 0, 0]
     assert plates[0] == "0 pts" and plates[-1] == "+25 · 0 pts"  # 12 tricks taken so far
+
+
+def test_a_hand_with_a_pass_is_played_at_the_table_through_the_interface_alone(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person chooses three cards by clicks and passes them with the button; the cards
+    received are shown raised until the first play; then the hand is played out."""
+    driver = drivers()
+    app = driver.app
+    app.change_settings(app.settings.with_changes(speed="fast"))
+    summaries: list[ev.HandScored] = []
+    monkeypatch.setattr(TableScene, "show_summary", lambda self, event: summaries.append(event))
+    match = SuitMatch("left")
+    table = TableScene(app, match)
+    app.show_only(table)
+    driver.run_until(driver.ready_for_person)
+    given = sorted(table.view.shown.hand)[-3:]  # Q♣ K♣ A♣ to the left
+    for card in given:
+        driver.click_card(card)
+    assert sorted(table.selected) == given and table.pass_button_shown()
+    driver.click(table.bar.pass_button.rect.center)
+    driver.run_until(driver.ready_for_person)
+    got = [13 * HEARTS + rank for rank in range(3)]  # the 2, 3 and 4 of hearts from the right
+    assert set(table.view.shown.hand) == set(range(10)) | set(got)
+    assert table.view.shown.received == set(got), "the cards received are shown raised"
+    assert match.hands[1][-3:] == given
+    for _ in range(20_000):
+        if summaries:
+            break
+        if driver.ready_for_person():
+            driver.click_card(min(table.session.view().legal))
+        else:
+            driver.step()
+    assert len(summaries) == 1 and sum(summaries[0].points) in (26, 78), driver.describe()
+    assert len(match.person_played) == 13 and table.view.shown.hand == []
+    assert table.view.shown.taken == match.taken
 
 
 def test_no_part_of_the_table_screen_touches_a_controller() -> None:
