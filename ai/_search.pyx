@@ -738,11 +738,10 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
                                 flags,
                             )
         if not detail:
-            totals = [0] * n_candidates
-            for index in range(n_deals):
+            for index in range(1, n_deals):
                 for slot in range(n_candidates):
-                    totals[slot] += costs[index * n_candidates + slot]
-            return totals
+                    costs[slot] += costs[index * n_candidates + slot]
+            return [costs[slot] for slot in range(n_candidates)]
         return (
             [costs[index] for index in range(n_deals * n_candidates)],
             [tallies[index] for index in range(n_candidates * T_SIZE)],
