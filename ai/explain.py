@@ -111,7 +111,8 @@ def play_effects(hand: int, chosen: int, better: int, wins: float, better_wins: 
 
 def pass_effects(hand: int, chosen: Sequence[int], better: Sequence[int]) -> list[str]:
     """Return what passing ``chosen`` rather than ``better`` does to ``hand``: keeps or passes
-    the Q♠ (and how guarded it stays), empties a suit or keeps it, gives up a heart stopper."""
+    the Q♠ (and how guarded it stays), empties a suit, gives up a heart stopper, keeps a
+    suit."""
     effects = []
     queen = 1 << QUEEN_OF_SPADES
     if hand & queen:
@@ -125,11 +126,13 @@ def pass_effects(hand: int, chosen: Sequence[int], better: Sequence[int]) -> lis
             )
         elif QUEEN_OF_SPADES in chosen and QUEEN_OF_SPADES not in better:
             effects.append("passes the Q♠")
-    effects += _suit_effects(hand, chosen, better)
+    suits = _suit_effects(hand, chosen, better)
+    emptied = [effect for effect in suits if effect.startswith("empties")]
+    effects += emptied
     stopper = _stopper(hand)
     if stopper >= 0 and stopper in chosen and stopper not in better:
         effects.append(f"gives up your {card_label(stopper)}, a stopper against the moon")
-    return effects
+    return effects + suits[len(emptied) :]
 
 
 def _left(hand: int, cards: Sequence[int]) -> int:
@@ -146,16 +149,18 @@ def _stopper(hand: int) -> int:
 
 
 def _suit_effects(hand: int, chosen: Sequence[int], better: Sequence[int]) -> list[str]:
+    """Return the suits the chosen action empties and the better one keeps, then the suits it
+    keeps and the better one empties."""
     mine, theirs = _left(hand, chosen), _left(hand, better)
-    effects = []
+    emptied, kept = [], []
     for suit in range(4):
         if not hand & SUIT_MASKS[suit]:
             continue
         if not mine & SUIT_MASKS[suit] and theirs & SUIT_MASKS[suit]:
-            effects.append(f"empties your {SUIT_NAMES[suit]}s")
+            emptied.append(f"empties your {SUIT_NAMES[suit]}s")
         elif mine & SUIT_MASKS[suit] and not theirs & SUIT_MASKS[suit]:
-            effects.append(f"keeps your {SUIT_NAMES[suit]}s")
-    return effects
+            kept.append(f"keeps your {SUIT_NAMES[suit]}s")
+    return emptied + kept
 
 
 def explain(
