@@ -22,9 +22,9 @@ deal over the deals that valued both (the luck of the cards cancels out of a pai
 difference). A loss is *clear* when it exceeds its margin; a decision is an inaccuracy or a
 mistake only when its loss is clear, and a loss of an inaccuracy's size that is not clear is
 *too close to call* (graded fine). The *best choices* are the best one found and every other
-candidate that is not clearly worse than it: when they are one action, a search of the same
-position on other deals (the hint's) finds the same best action, except by a chance of a few
-in a thousand.
+candidate that is not clearly worse than it: when they are one action, the same search of the
+same position on other deals, with at least as many (a hint's, made with ``analyse``), finds
+the same best action, except by a chance of a few in a thousand.
 
 **Why.** For a loss, the search's tallies (``ai.outcomes``) say what the chosen and the best
 action led to over the same deals, and ``ai.explain`` says in one sentence which part of the
