@@ -318,8 +318,8 @@ cdef enum:
 
 cdef struct Known:
     u64 hands[4]
-    # ``summary`` + 1, so that 0 marks an empty entry.
-    u64 summary
+    # ``summary`` + 1, so that 0 marks an empty entry (a summary takes 30 bits).
+    unsigned int summary
     signed char points[4]
     signed char shooter
     # What each seat took at the end of the best line (``c_outcome``).
@@ -358,23 +358,26 @@ cdef inline Known* c_slot(Known* known, const Pos* pos, u64 summary) noexcept no
 
 
 cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outcome,
-                 int* winner) noexcept nogil:
+                 int* winner, bint track) noexcept nogil:
     """Search the rest of the hand exactly into ``points``; return the moon shooter or -1, with
-    what each seat took in ``outcome`` and the winner of the trick open here in ``winner`` (at
-    a trick's start: the trick just won)."""
+    the winner of the trick open here in ``winner`` (at a trick's start: the trick just won)
+    and, when ``track``, what each seat took in ``outcome`` (one table ``known`` serves
+    searches that all track or all do not)."""
     cdef int seat, card, shooter, i, child_winner
     cdef int previous = -1
     cdef int best_shooter = -1
     cdef int best_winner = -1
     cdef bint found = False
     cdef int result[4]
-    cdef u64 legal, in_play, special, child_outcome
+    cdef u64 legal, in_play, special
+    cdef u64 child_outcome = 0
     cdef u64 best_outcome = 0
     cdef u64 summary = 0
     cdef Known* entry = NULL
     cdef Pos child
     if c_settled(pos, flags):
-        outcome[0] = c_outcome(pos)
+        if track:
+            outcome[0] = c_outcome(pos)
         winner[0] = pos.leader
         return c_score(pos, flags, points)
     if known != NULL and pos.count == 0:
@@ -382,7 +385,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outc
         summary = c_summary(pos) + 1
         entry = c_slot(known, pos, summary)
         if (
-            entry.summary == summary
+            entry.summary == <unsigned int>summary
             and entry.hands[0] == pos.hands[0]
             and entry.hands[1] == pos.hands[1]
             and entry.hands[2] == pos.hands[2]
@@ -415,7 +418,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outc
         previous = card
         child = pos[0]
         c_apply(&child, card, flags)
-        shooter = c_exact(&child, flags, result, known, &child_outcome, &child_winner)
+        shooter = c_exact(&child, flags, result, known, &child_outcome, &child_winner, track)
         if not found or c_margin(result, seat) < c_margin(points, seat):
             for i in range(4):
                 points[i] = result[i]
@@ -426,7 +429,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outc
     outcome[0] = best_outcome
     winner[0] = pos.leader if pos.count == 0 else best_winner
     if entry != NULL:
-        entry.summary = summary
+        entry.summary = <unsigned int>summary
         for i in range(4):
             entry.hands[i] = pos.hands[i]
             entry.points[i] = <signed char>points[i]
@@ -543,8 +546,10 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int
     while not c_settled(pos, flags):
         if leaf > 0 and pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) <= leaf:
             if outcome == NULL:
-                return c_exact(pos, flags, points, known, &ignored_outcome, &ignored_winner)
-            shooter = c_exact(pos, flags, points, known, outcome, &ignored_winner)
+                return c_exact(
+                    pos, flags, points, known, &ignored_outcome, &ignored_winner, False
+                )
+            shooter = c_exact(pos, flags, points, known, outcome, &ignored_winner, True)
             winner[0] = first_winner
             return shooter
         if ((pos.leader + pos.count) & 3) == looker and c_runner(pos) != looker:
@@ -605,7 +610,7 @@ def exact(hands, table, int card):
         read_table(hands, table, &pos, &flags)
         if card >= 0:
             c_apply(&pos, card, flags)
-        shooter = c_exact(&pos, flags, points, known, &outcome, &winner)
+        shooter = c_exact(&pos, flags, points, known, &outcome, &winner, False)
         return (points[0], points[1], points[2], points[3]), shooter
     finally:
         free(known)
@@ -709,7 +714,9 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
                         if cards[slot] >= 0:
                             c_apply(&pos, cards[slot], flags)
                         if searched:
-                            shooter = c_exact(&pos, flags, points, known, &outcome, &winner)
+                            shooter = c_exact(
+                                &pos, flags, points, known, &outcome, &winner, detail
+                            )
                         else:
                             shooter = c_play_out(
                                 &pos,

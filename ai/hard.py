@@ -500,8 +500,8 @@ class SearchValues:
         """Return how much more ``slot`` costs than ``other`` on average, in points of Diff,
         and the standard error of that difference, taken deal by deal over the deals both
         were valued on (infinite with fewer than two deals)."""
-        if self.runs == 0:
-            raise ValueError("nothing was measured")
+        if self.runs == 0 or not self.by_deal:
+            raise ValueError("nothing was measured deal by deal")
         per_deal = self.runs // self.samples
         differences = [a - b for a, b in zip(self.by_deal[slot], self.by_deal[other], strict=True)]
         scale = 3 * per_deal
