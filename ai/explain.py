@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ai.hard import STOPPER_RANK
 from ai.outcomes import Outcome
 from core.cards import (
     HEARTS,
@@ -27,8 +28,6 @@ from core.cards import (
     rank_of,
 )
 
-#: The lowest heart that stops a moon (the jack).
-STOPPER_RANK = 9
 #: The sentence of each template, with the chosen and the better action's numbers.
 TEMPLATES = {
     "queen": "you end up taking the Q♠ in {chosen} of deals (with {better}: {other})",
