@@ -1,0 +1,164 @@
+"""The server's storage: tables in SQLite (WAL), each match as a game record (``core.record``).
+
+A small interface (``create``, ``save``, ``load_open``, ``load``, ``command_seq``) so the hub
+never writes SQL. ``save`` commits the table's record, its event counter and the id of the
+command that changed it in one transaction: the hub broadcasts only after it returns, so every
+move a client saw acknowledged survives a kill of the server.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+from core.errors import HeartsError
+from core.record import dumps_record, loads_record
+from game.server.table import SeatState, Table, parse_rules
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id INTEGER PRIMARY KEY,
+    code TEXT UNIQUE NOT NULL,
+    host_hash TEXT NOT NULL,
+    rules TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    seq INTEGER NOT NULL DEFAULT 0,
+    record TEXT,
+    finished INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS commands (
+    table_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    command_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat, command_id)
+);
+"""
+
+#: ``seat`` of a command that no seat sent (create, the host's start).
+NO_SEAT = -1
+
+
+class StoreError(RuntimeError):
+    """The database could not be opened or written; the message says why."""
+
+
+class Store:
+    """Tables in one SQLite database file."""
+
+    def __init__(self, path: str | Path) -> None:
+        try:
+            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # WAL with synchronous=NORMAL: a committed transaction survives the server's
+            # process being killed; only a power cut may lose the last ones.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot open the database {path}: {error}") from None
+
+    def close(self) -> None:
+        """Close the database (everything is already committed)."""
+        self._db.close()
+
+    def create(self, code: str, host_hash: str, table: Table, command: tuple[int, str]) -> int:
+        """Store a new table and return its id."""
+        now = time.time()
+        try:
+            with self._db:
+                self._db.execute("BEGIN")
+                cursor = self._db.execute(
+                    "INSERT INTO tables (code, host_hash, rules, seats, created, updated)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (code, host_hash, json.dumps(table.rules.to_dict()), _seats(table), now, now),
+                )
+                table_id = int(cursor.lastrowid or 0)
+                self._command(table_id, command, 0)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot store the new table: {error}") from None
+        return table_id
+
+    def save(self, table: Table, command: tuple[int, str] | None = None) -> None:
+        """Commit the table (record, seats, counter) and the command that changed it."""
+        record = dumps_record(table.controller) if table.controller is not None else None
+        try:
+            with self._db:
+                self._db.execute("BEGIN")
+                self._db.execute(
+                    "UPDATE tables SET seats = ?, seq = ?, record = ?, finished = ?, updated = ?"
+                    " WHERE id = ?",
+                    (_seats(table), table.seq, record, int(table.finished), time.time(), table.id),
+                )
+                if command is not None:
+                    self._command(table.id, command, table.seq)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot store table {table.code}: {error}") from None
+
+    def _command(self, table_id: int, command: tuple[int, str], seq: int) -> None:
+        seat, command_id = command
+        self._db.execute(
+            "INSERT OR REPLACE INTO commands (table_id, seat, command_id, seq) VALUES (?, ?, ?, ?)",
+            (table_id, seat, command_id, seq),
+        )
+
+    def command_seq(self, table_id: int, seat: int, command_id: str) -> int | None:
+        """Return the counter after the command with this id was applied, or None if it was not."""
+        row = self._db.execute(
+            "SELECT seq FROM commands WHERE table_id = ? AND seat = ? AND command_id = ?",
+            (table_id, seat, command_id),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def load_open(self) -> tuple[list[Table], list[str]]:
+        """Return every table whose match is not over, and a problem line per unusable one."""
+        rows = self._db.execute(
+            "SELECT id, code, host_hash, rules, seats, seq, record FROM tables WHERE finished = 0"
+        ).fetchall()
+        tables, problems = [], []
+        for row in rows:
+            try:
+                tables.append(_table(row))
+            except (HeartsError, ValueError, KeyError, TypeError) as error:
+                problems.append(f"table {row[1]} cannot be resumed: {error}")
+        return tables, problems
+
+    def load(self, code: str) -> Table | None:
+        """Return the table with this code (finished or not), or None."""
+        row = self._db.execute(
+            "SELECT id, code, host_hash, rules, seats, seq, record FROM tables WHERE code = ?",
+            (code,),
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            return _table(row)
+        except (HeartsError, ValueError, KeyError, TypeError):
+            return None
+
+    def code_taken(self, code: str) -> bool:
+        """Return whether a table already has this code."""
+        row = self._db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+        return row is not None
+
+
+def _seats(table: Table) -> str:
+    return json.dumps([seat.to_dict() for seat in table.seats])
+
+
+def _table(row: tuple[object, ...]) -> Table:
+    table_id, code, host_hash, rules, seats, seq, record = row
+    table = Table(
+        int(str(table_id)),
+        str(code),
+        str(host_hash),
+        parse_rules(json.loads(str(rules))),
+        [SeatState.from_dict(seat) for seat in json.loads(str(seats))],
+        seq=int(str(seq)),
+    )
+    if record is not None:
+        table.controller = loads_record(str(record))
+    return table
