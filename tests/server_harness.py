@@ -120,6 +120,8 @@ class Player:
         self.token = ""
         self.seat: int | None = None
         self.close_code: int | None = None
+        #: The acknowledgements of this player's moves.
+        self.acked: list[dict[str, Any]] = []
         #: How many frames had arrived when the last answer came.
         self.answered_at = 0
         self._ids = itertools.count(1)
@@ -224,11 +226,17 @@ class Player:
         state = await self.snapshot()
         if not state.get("your_turn"):
             return False
+        command_id = f"{self.name}-{next(self._ids)}"
         if state["phase"] == "pass":
-            answer = await self.request("pass", cards=state["hand"][:3])
+            move: dict[str, Any] = {"cards": state["hand"][:3]}
+            answer = await self.request_with_id(command_id, "pass", **move)
         else:
-            answer = await self.request("play", card=state["legal"][0])
+            move = {"card": state["legal"][0]}
+            answer = await self.request_with_id(command_id, "play", **move)
+        answer = {**answer, "move": move, "hand_number": state["hand_number"]}
         assert answer["type"] in ("ack", "error"), answer
+        if answer["type"] == "ack":
+            self.acked.append(answer)
         return answer["type"] == "ack"
 
     async def play_until(self, done: Any, deadline: float) -> None:
