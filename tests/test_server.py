@@ -39,7 +39,7 @@ def test_four_clients_play_a_whole_match(db: Path) -> None:
     server = ServerProcess(db, *FAST)
 
     async def scenario() -> tuple[list[Player], dict[str, Any]]:
-        host, code, _, players = await seated_table(server.url, ["open"] * 4, {"end_score": 40})
+        host, _, _, players = await seated_table(server.url, ["open"] * 4, {"end_score": 40})
         deadline = time.monotonic() + 90
         await asyncio.gather(*(p.play_until(match_over, deadline) for p in players))
         record = await players[0].request("record")
@@ -196,11 +196,15 @@ def test_sigterm_stops_cleanly_and_the_table_resumes(db: Path) -> None:
     server = ServerProcess(db, *FAST)
 
     async def play_some() -> tuple[str, str, int]:
-        _, code, _, players = await seated_table(server.url, ["open", "bot:first", "bot:first", "bot:first"])
-        await players[0].play_until(lambda s: s["phase"] == "play" and len(s["hand"]) < 12, time.monotonic() + 30)
+        host, code, _, players = await seated_table(
+            server.url, ["open", "bot:first", "bot:first", "bot:first"]
+        )
+        await players[0].play_until(
+            lambda s: s["phase"] == "play" and len(s["hand"]) < 12, time.monotonic() + 30
+        )
         await asyncio.sleep(0.2)
         seq = (await players[0].request("snapshot"))["seq"]
-        await players[0].close()
+        await _close(host, players[0])
         return code, players[0].token, seq
 
     code, token, seq = run(play_some())

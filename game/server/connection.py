@@ -1,8 +1,9 @@
-"""One client connection: its send queue (bounded), its rate limit, and what it is bound to.
+"""One client connection: its bounded send buffer, its rate limit, and what it is bound to.
 
-Frames to a client go through a queue of ``SEND_QUEUE`` frames, written by a task of its own:
-a client that does not read fills it and is dropped (close code 1013) instead of being
-buffered forever; it reconnects and gets a snapshot. Every other client is unaffected.
+Frames go out with ``websockets``' ``broadcast`` (written at once, never awaited), so one slow
+client never holds up the loop. A client that does not read lets its write buffer grow; past
+``SEND_BUFFER_LIMIT`` bytes it is dropped (close code 1013) instead of being buffered forever:
+it reconnects and gets a snapshot. Every other client is unaffected.
 """
 
 from __future__ import annotations
@@ -10,22 +11,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from typing import Any
 
-from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.asyncio.server import ServerConnection, broadcast
 
-#: Frames waiting for one client before it counts as too slow.
-SEND_QUEUE = 256
+log = logging.getLogger("mdhearts.serve")
+
+#: Bytes waiting to go to one client before it counts as too slow.
+SEND_BUFFER_LIMIT = 1024 * 1024
 #: Close codes (RFC 6455 and the private range) and their reasons.
 CLOSE_TOO_SLOW = (1013, "too slow to read: reconnect for a snapshot")
 CLOSE_FLOOD = (1008, "too many frames: slow down")
 CLOSE_REPLACED = (4001, "the seat was taken by a newer connection with its token")
 CLOSE_REFUSED = (4002, "no protocol version in common")
 CLOSE_SHUTDOWN = (1001, "the server is stopping")
-#: How long the frames queued before a close may take to go out.
-FLUSH_WAIT_S = 2.0
 
 
 class RateLimit:
@@ -58,8 +59,7 @@ class Conn:
         self.table_id: int | None = None
         self.seat: int | None = None
         self.closing = False
-        self._queue: asyncio.Queue[str] = asyncio.Queue(SEND_QUEUE)
-        self._writer = asyncio.create_task(self._write())
+        self._closer: asyncio.Task[None] | None = None
 
     @property
     def peer(self) -> str:
@@ -68,44 +68,35 @@ class Conn:
         return f"{address[0]}:{address[1]}" if address else "?"
 
     def send(self, data: dict[str, Any]) -> None:
-        """Queue a frame; a client whose queue is full is dropped (it resyncs on rejoin)."""
+        """Send a frame now; a client that lets too much pile up is dropped."""
         self.send_text(json.dumps(data, separators=(",", ":")))
 
     def send_text(self, text: str) -> None:
-        """Queue a frame already encoded."""
+        """Send a frame already encoded."""
         if self.closing:
             return
-        try:
-            self._queue.put_nowait(text)
-        except asyncio.QueueFull:
+        transport = self.ws.transport
+        if transport is not None and transport.get_write_buffer_size() > SEND_BUFFER_LIMIT:
+            log.info("dropped a connection too slow to read (%s)", self.peer)
             self.close(*CLOSE_TOO_SLOW, flush=False)
+            return
+        broadcast([self.ws], text)
 
     def close(self, code: int, reason: str, *, flush: bool = True) -> None:
-        """Close the connection with a code and reason; with ``flush``, after the frames
-        already queued (given a moment), else at once."""
+        """Close the connection with a code and reason: after the frames already sent, or
+        (``flush`` False, a client that does not read) at once."""
         if self.closing:
             return
         self.closing = True
-        if flush and not self._queue.full():
-            self._queue.put_nowait("")
-        else:
-            self._writer.cancel()
-        self._closer = asyncio.create_task(self._close_later(code, reason))
+        if not flush and self.ws.transport is not None:
+            self.ws.transport.abort()
+            return
+        self._closer = asyncio.create_task(self._close(code, reason))
 
-    async def _close_later(self, code: int, reason: str) -> None:
-        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
-            await asyncio.wait_for(self._writer, FLUSH_WAIT_S)
-        await self.ws.close(code, reason)
-
-    async def _write(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            while True:
-                text = await self._queue.get()
-                if not text:  # the end, once the frames before it are sent
-                    return
-                await self.ws.send(text)
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
 
     def stop(self) -> None:
-        """Stop writing (the connection is gone)."""
+        """The connection is gone: send nothing more."""
         self.closing = True
-        self._writer.cancel()

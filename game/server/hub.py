@@ -398,23 +398,25 @@ class Hub:
                 self.bots.ask(table.id, seat, controller.observation(seat), bot)
 
     def apply_bot_moves(self, moves: Sequence[BotMove]) -> None:
-        """Play the bots' settled decisions that still apply."""
+        """Play the bots' settled decisions that still apply, then ask for the next ones."""
+        touched: dict[int, Table] = {}
         for move in moves:
             table = self.by_id.get(move.table_id)
             if table is None or table.controller is None or table.finished:
                 continue
+            touched[table.id] = table
             if table.bot_for(move.seat) is None:
                 continue  # its person came back
             result = table.move(move.seat, move.decision.action)
-            if result.ok:
-                try:
-                    self.publish(table, result.events)
-                except StoreError as error:
-                    log.error("%s", error)
-            else:
-                log.warning(
-                    "table %s: a bot's move no longer applies: %s", table.code, result.error
-                )
+            if not result.ok:
+                log.warning("table %s: a bot's move did not apply: %s", table.code, result.error)
+                continue
+            try:
+                self.publish(table, result.events)
+            except StoreError as error:
+                log.error("%s", error)
+        # Asked once the whole batch is played: a seat whose answer is in it is not asked again.
+        for table in touched.values():
             self._ask_bots(table)
 
 

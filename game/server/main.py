@@ -34,6 +34,8 @@ DEFAULT_PORT = 7557
 DB_NAME = "server.sqlite3"
 #: How often the loop looks for bot decisions while some are being made, and otherwise.
 BOT_POLL_S = (0.005, 0.05)
+#: How long a closing handshake may take before the connection is cut.
+CLOSE_TIMEOUT_S = 2.0
 #: The high-water mark of a connection's write buffer, in bytes.
 WRITE_LIMIT = 64 * 1024
 
@@ -139,10 +141,12 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
         connections.add(conn)
         try:
             async for message in ws:
+                if conn.closing:
+                    continue  # read on, so that the closing handshake gets through
                 if not conn.limit.allow():
                     log.info("closed a flooding connection (%s)", conn.peer)
-                    conn.close(*CLOSE_FLOOD, flush=False)
-                    break
+                    conn.close(*CLOSE_FLOOD)
+                    continue
                 hub.receive(conn, message)
         except ConnectionClosed:
             pass
@@ -166,6 +170,7 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             ssl=tls,
             max_size=MAX_FRAME_BYTES,
             write_limit=WRITE_LIMIT,
+            close_timeout=CLOSE_TIMEOUT_S,
             max_queue=16,
         ) as server:
             port = next(iter(server.sockets)).getsockname()[1]
