@@ -60,6 +60,23 @@ def test_four_clients_play_a_whole_match(db: Path) -> None:
         assert over[0]["event"]["totals"] == list(controller.totals)
     assert "match over" in server.log
     assert "stopped, 1 tables saved" in server.log
+    # The finished match's record is still there after a restart.
+    server = ServerProcess(db, *FAST)
+
+    async def again() -> dict[str, Any]:
+        player = await Player(server.url, "later").connect()
+        player.code, player.token = players[1].code, players[1].token
+        assert (await player.rejoin())["type"] == "joined"
+        answer = await player.request("record")
+        await player.close()
+        return answer
+
+    try:
+        later = run(again())
+    finally:
+        server.stop()
+    assert "0 tables resumed" in server.log
+    assert later["record"] == record["record"]
 
 
 def test_a_dropped_player_rejoins_after_a_bot_played_for_them(db: Path) -> None:

@@ -155,9 +155,14 @@ class Hub:
         )
 
     def _table(self, code: str) -> Table:
-        table = self.tables.get(normal_code(code))
+        key = normal_code(code)
+        table = self.tables.get(key)
         if table is None:
-            raise ProtocolError(f"no table has the code {code!r}", "no_such_table")
+            # A finished table is not loaded at start; its record is still given.
+            table = self.store.load(key)
+            if table is None:
+                raise ProtocolError(f"no table has the code {code!r}", "no_such_table")
+            self._add(table)
         return table
 
     def _on_create(self, conn: Conn, command: Command) -> None:
