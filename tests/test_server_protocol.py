@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import ssl
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Player, ServerProcess, seated_table
+from server_harness import ROOT, Player, ServerProcess, seated_table
+from websockets.asyncio.client import connect
 
 from core.errors import REFUSAL_REASONS
 from game.server.protocol import MAX_FRAME_BYTES, PROTOCOL_REASONS
@@ -179,3 +185,55 @@ def test_a_flood_closes_the_connection_and_no_other(server: ServerProcess) -> No
         await calm.close()
 
     run(scenario())
+
+
+def test_tls_serves_wss(tmp_path: Path) -> None:
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("no openssl here to make a certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        [
+            openssl,
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=127.0.0.1",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    server = ServerProcess(tmp_path / "s.sqlite3", "--tls-cert", str(cert), "--tls-key", str(key))
+    assert "listening on wss://" in server.log
+    context = ssl.create_default_context(cafile=str(cert))
+
+    async def scenario() -> dict[str, Any]:
+        async with connect(f"wss://127.0.0.1:{server.port}", ssl=context) as ws:
+            await ws.send(json.dumps({"v": 1, "type": "hello", "id": "h", "versions": [1]}))
+            return dict(json.loads(await ws.recv()))
+
+    try:
+        assert run(scenario())["type"] == "welcome"
+    finally:
+        server.stop()
+    half = subprocess.run(
+        [sys.executable, "-m", "game", "serve", "--tls-cert", str(cert)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert half.returncode == 2 and "--tls-cert and --tls-key go together" in half.stderr
