@@ -6,8 +6,10 @@ snapshot when a hand is dealt and when the passes are exchanged, then the events
 human pace each table makes one move a second; flat out, every move is made as soon as it may.
 Measured: the server's CPU time (its process, from /proc) per hand played, command→broadcast
 latency (a ``play`` sent until its ``card_played`` event comes back, p50 and p99), the server's
-memory per table (resident memory grown while K tables were made, joined and started, over K),
-and, at human pace, the largest K of those tried whose p99 stays under 50 ms.
+memory per table (resident memory grown while K tables were made and joined, over K), and, at
+human pace, the largest K of those tried whose p99 stays under 50 ms. The clients' own CPU share
+is printed too: they share the machine with the server, and when they cannot keep up the
+latency they measure is theirs as much as the server's.
 """
 
 from __future__ import annotations
@@ -263,9 +265,10 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     stats = Stats()
     rss_before = server.rss_bytes()
     seated: list[BenchTable] = []
+    paces = [Pace(gap_s) for _ in range(tables)]
     for start in range(0, tables, 50):  # made 50 at a time
         seated += await asyncio.gather(
-            *(_table(server.url, Pace(gap_s), stats) for _ in range(start, min(tables, start + 50)))
+            *(_table(server.url, paces[n], stats) for n in range(start, min(tables, start + 50)))
         )
     await asyncio.sleep(0.5)
     rss_after = server.rss_bytes()
@@ -278,11 +281,16 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
             "host_token": table.host_token,
         }
         await _request(table.host, start_frame)
-    cpu_before = server.cpu_seconds()
+    # Tables at human pace do not move in step: their first moves are spread over a second.
+    now = time.monotonic()
+    for number, pace in enumerate(paces):
+        pace.next_at = now + gap_s * number / tables
+    cpu_before, own_before = server.cpu_seconds(), time.process_time()
     started = time.monotonic()
     await asyncio.sleep(seconds)
     elapsed = time.monotonic() - started
     cpu = server.cpu_seconds() - cpu_before
+    own = time.process_time() - own_before
     hands = stats.hands
     for table in seated:
         for client in table.clients:
@@ -303,6 +311,7 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
         "p50_ms": round(percentile(stats.latencies_ms, 0.50), 2),
         "p99_ms": round(percentile(stats.latencies_ms, 0.99), 2),
         "server_cpu_share": round(cpu / elapsed, 3),
+        "clients_cpu_share": round(own / elapsed, 3),
         "cpu_ms_per_move": round(cpu * 1000 / stats.moves, 2) if stats.moves else None,
         "cpu_ms_per_hand": round(cpu * 1000 / hands, 1) if hands else None,
         "rss_kib_per_table": round((rss_after - rss_before) / 1024 / tables, 1),
@@ -344,7 +353,8 @@ def _line(result: dict[str, Any]) -> str:
     return (
         f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
-        f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core, "
+        f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
+        f"(the clients' {result['clients_cpu_share']:.0%}), "
         f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
         f"{result['rss_kib_per_table']} KiB a table; "
         f"{result['errors']} errors"

@@ -58,6 +58,11 @@ class ServerBots:
         """Drop the decision being made for this seat (its result will be ignored)."""
         self._latest.pop((table_id, seat), None)
 
+    def forget_table(self, table_id: int) -> None:
+        """Drop every decision being made for a table."""
+        for key in [key for key in self._latest if key[0] == table_id]:
+            del self._latest[key]
+
     def poll(self) -> list[BotMove]:
         """Return the decisions ready now that are still wanted."""
         moves = []

@@ -194,7 +194,7 @@ class Hub:
         if not free:
             raise ProtocolError("every seat is taken", "table_full")
         seat = free[0] if wanted is None else wanted
-        self._unbind(conn)
+        self.disconnected(conn)  # a seat this connection held elsewhere is now away
         token = new_token()
         state = table.seats[seat]
         state.token_hash, state.name = token_hash(token), command.fields["name"]
@@ -218,7 +218,8 @@ class Hub:
             self._unbind(older)
             older.close(*CLOSE_REPLACED)
             log.info("table %s: seat %d taken over by a newer connection", table.code, seat)
-        self._unbind(conn)
+        if (conn.table_id, conn.seat) != (table.id, seat):
+            self.disconnected(conn)  # a seat this connection held elsewhere is now away
         state = table.seats[seat]
         was_away = state.away_since is not None
         state.connected, state.away_since, state.standin = True, None, False
@@ -233,7 +234,7 @@ class Hub:
 
     def _on_watch(self, conn: Conn, command: Command) -> None:
         table = self._table(command.fields["code"])
-        self._unbind(conn)
+        self.disconnected(conn)  # a seat this connection held is now away
         conn.table_id, conn.seat = table.id, None
         self.watchers.setdefault(table.id, set()).add(conn)
         conn.send(frame("watching", id=command.id, code=table.code))
@@ -317,7 +318,8 @@ class Hub:
         conn.table_id = conn.seat = None
 
     def disconnected(self, conn: Conn) -> None:
-        """A connection ended: a seated person is away from now on, for the grace time."""
+        """A connection ended or moved: a seated person is away from now on, for the grace
+        time."""
         table_id, seat = conn.table_id, conn.seat
         owned = seat is not None and self.seated.get((table_id or 0, seat)) is conn
         self._unbind(conn)
@@ -327,9 +329,12 @@ class Hub:
         state = table.seats[seat]
         state.connected = False
         state.away_since = time.monotonic()
-        self.publish(table, [table.seat_event(seat)])
-        log.info("table %s: seat %d is away", table.code, seat)
         self._start_grace(table, seat)
+        log.info("table %s: seat %d is away", table.code, seat)
+        try:
+            self.publish(table, [table.seat_event(seat)])
+        except StoreError as error:
+            log.error("%s", error)
 
     def _start_grace(self, table: Table, seat: int) -> None:
         self._cancel_grace(table, seat)
@@ -375,7 +380,11 @@ class Hub:
         for event in events:
             table.seq += 1
             items.append(Published(table.seq, event))
-        self.store.save(table, None if command is None else (command[0], command[1] or ""))
+        try:
+            self.store.save(table, None if command is None else (command[0], command[1] or ""))
+        except StoreError:
+            self._restore(table)
+            raise
         watchers = self.watchers.get(table.id, ())
         for item in items:
             for seat in range(4):
@@ -390,6 +399,21 @@ class Hub:
                     for conn in list(watchers):
                         conn.send(public)
             _log_event(table, item.event)
+
+    def _restore(self, table: Table) -> None:
+        """Put the table back as it was last committed (a write failed: nothing applies)."""
+        try:
+            stored = self.store.load(table.code)
+        except StoreError as error:
+            stored = None
+            log.error("%s", error)
+        if stored is None:
+            log.error("table %s could not be restored from the database", table.code)
+            return
+        table.controller, table.seq = stored.controller, stored.seq
+        for seat, kept in zip(table.seats, stored.seats, strict=True):
+            seat.kind, seat.name, seat.token_hash = kept.kind, kept.name, kept.token_hash
+        self.bots.forget_table(table.id)
 
     # -- bots ---------------------------------------------------------------------------------
 

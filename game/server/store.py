@@ -107,10 +107,13 @@ class Store:
 
     def command_seq(self, table_id: int, seat: int, command_id: str) -> int | None:
         """Return the counter after the command with this id was applied, or None if it was not."""
-        row = self._db.execute(
-            "SELECT seq FROM commands WHERE table_id = ? AND seat = ? AND command_id = ?",
-            (table_id, seat, command_id),
-        ).fetchone()
+        try:
+            row = self._db.execute(
+                "SELECT seq FROM commands WHERE table_id = ? AND seat = ? AND command_id = ?",
+                (table_id, seat, command_id),
+            ).fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the commands: {error}") from None
         return None if row is None else int(row[0])
 
     def load_open(self) -> tuple[list[Table], list[str]]:
@@ -128,10 +131,13 @@ class Store:
 
     def load(self, code: str) -> Table | None:
         """Return the table with this code (finished or not), or None."""
-        row = self._db.execute(
-            "SELECT id, code, host_hash, rules, seats, seq, record FROM tables WHERE code = ?",
-            (code,),
-        ).fetchone()
+        try:
+            row = self._db.execute(
+                "SELECT id, code, host_hash, rules, seats, seq, record FROM tables WHERE code = ?",
+                (code,),
+            ).fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read table {code}: {error}") from None
         if row is None:
             return None
         try:
@@ -141,7 +147,10 @@ class Store:
 
     def code_taken(self, code: str) -> bool:
         """Return whether a table already has this code."""
-        row = self._db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+        try:
+            row = self._db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the tables: {error}") from None
         return row is not None
 
 
