@@ -9,10 +9,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import ROOT, ServerProcess
+from server_harness import ROOT, ServerProcess, free_port
 
 
 @pytest.fixture(scope="module")
@@ -116,3 +117,59 @@ def test_interactive_play_to_the_end_of_a_match(server: ServerProcess) -> None:
     assert "match over:" in seen, seen[-2000:]
     assert "you sit in seat 0" in seen and answered >= 13
     assert "seat 1 played" in seen and "took trick" in seen
+
+
+def test_the_interactive_client_comes_back_by_itself_after_a_kill(tmp_path: Path) -> None:
+    port = free_port()
+    server = ServerProcess(tmp_path / "s.sqlite3", port=port)
+    code, host_token = _table(server, "open,bot:first,bot:first,bot:first")
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "cli",
+            "--server",
+            server.url,
+            "--code",
+            code,
+            "--name",
+            "Cy",
+            "--interactive",
+        ],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        bufsize=0,
+        env={**os.environ, "MDH_SEAT_TOKEN": ""},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    seen, answered, killed = "", 0, False
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline:
+            char = proc.stdout.read(1)
+            if not char:
+                break
+            seen += char
+            if "waiting for its host" in seen and answered == 0 and "started" not in seen:
+                assert cli(server, "--code", code, "start", "--host-token", host_token)[0] == 0
+                seen += "[started]"
+            prompt = seen.endswith("(q quits)> ")
+            if prompt and answered == 5 and not killed:
+                # Kill the server while the client waits at its prompt, start it again.
+                server.kill()
+                server = ServerProcess(tmp_path / "s.sqlite3", port=port)
+                killed = True
+            if prompt:
+                proc.stdin.write("1 2 3\n" if seen.endswith("pass 3 cards (q quits)> ") else "1\n")
+                answered += 1
+        assert proc.wait(10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        server.stop()
+    assert killed and "match over:" in seen, seen[-1500:]
+    assert "1 tables resumed" in server.log and "seat 0 is back" in server.log

@@ -12,6 +12,7 @@ sent again with the same id, so it is never applied twice (``docs/network.md``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import os
@@ -105,7 +106,7 @@ class RemoteSeat:
             try:
                 return self._exchange(frame, check=True)
             except (ConnectionClosed, OSError):
-                self.ws = None
+                self.close_quietly()
         raise RemoteError(f"the connection to {self.url} keeps dropping")
 
     def _exchange(self, frame: dict[str, Any], check: bool = False) -> dict[str, Any]:
@@ -135,6 +136,24 @@ class RemoteSeat:
         elif data["type"] == "replaced":
             raise RemoteError("another connection took this seat with its token")
         return dict(data)
+
+    def wait_frame(self, timeout: float) -> dict[str, Any] | None:
+        """Return the next frame, or None on timeout; a dropped connection is opened again
+        (with backoff) and None returned, so the caller asks for a snapshot."""
+        try:
+            if self.ws is None:
+                self.open()
+            return self.receive(timeout)
+        except (ConnectionClosed, OSError):
+            self.close_quietly()
+            return None
+
+    def close_quietly(self) -> None:
+        """Forget a connection that is gone."""
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                self.ws.close()
+        self.ws = None
 
     def snapshot(self) -> dict[str, Any]:
         """Return the seat's view of the table now."""
@@ -353,8 +372,11 @@ def interactive(seat: RemoteSeat, name: str, symbols: bool, stdin: TextIO, out: 
             say(describe(event, state["seat"], symbols) + "\n")
         seat.events.clear()
         if not state["your_turn"]:
-            frame = seat.receive(1.0)
-            if frame is not None and frame["type"] == "event":
+            frame = seat.wait_frame(1.0)
+            if frame is None and seat.ws is None:  # dropped: back with a snapshot
+                say("the connection dropped; reconnecting\n")
+                state = seat.snapshot()
+            elif frame is not None and frame["type"] == "event":
                 state = seat.snapshot()
                 if state["your_turn"]:
                     say(status(state, symbols))
