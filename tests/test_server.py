@@ -60,6 +60,8 @@ def test_four_clients_play_a_whole_match(db: Path) -> None:
         assert over[0]["event"]["totals"] == list(controller.totals)
     assert "match over" in server.log
     assert "stopped, 1 tables saved" in server.log
+    for player in players:  # one line per table event, never a token
+        assert player.token and player.token not in server.log
     # The finished match's record is still there after a restart.
     server = ServerProcess(db, *FAST)
 

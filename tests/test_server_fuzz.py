@@ -272,6 +272,9 @@ def test_a_client_that_never_reads_is_dropped_and_resyncs(server: ServerProcess)
     assert "dropped a connection too slow to read" in server.log
 
     async def back() -> None:
+        calm = await Player(server.url, "calm").connect()  # the others were not held up
+        assert (await calm.request("ping"))["type"] == "pong"
+        await calm.close()
         again = await Player(server.url, "back").connect()
         again.code, again.token = code, token
         assert (await again.rejoin())["type"] == "joined"
