@@ -192,6 +192,8 @@ def test_sigkill_mid_match_then_restart_loses_no_acknowledged_move(db: Path) -> 
                     played = [c for trick in mine["tricks"] for c in trick["cards"]]
                     assert ack["move"]["card"] in played
                     assert ack["move"]["card"] not in mine["hand"]
+                if "cards" in ack["move"] and ack["hand_number"] == mine["hand_number"]:
+                    assert sorted(mine["passed"]) == sorted(ack["move"]["cards"])
             # The last acknowledged move sent again with its id is not applied twice.
             last = old.acked[-1]
             kind = "play" if "card" in last["move"] else "pass"

@@ -1,9 +1,11 @@
 """The server's storage: tables in SQLite (WAL), each match as a game record (``core.record``).
 
 A small interface (``create``, ``save``, ``load_open``, ``load``, ``command_seq``) so the hub
-never writes SQL. ``save`` commits the table's record, its event counter and the id of the
+never writes SQL. ``save`` commits the table's match, its event counter and the id of the
 command that changed it in one transaction: the hub broadcasts only after it returns, so every
-move a client saw acknowledged survives a kill of the server.
+move a client saw acknowledged survives a kill of the server. The match is stored whole, as a
+record, when a hand begins and when the match ends; the moves of the hand in between are rows
+of their own (each as a record's action), replayed through the controller when it is loaded.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sqlite3
 import time
 from pathlib import Path
 
+from core.actions import PassAction, action_from_dict
 from core.errors import HeartsError
 from core.record import dumps_record, loads_record
 from game.server.table import SeatState, Table, parse_rules
@@ -29,6 +32,12 @@ CREATE TABLE IF NOT EXISTS tables (
     finished INTEGER NOT NULL DEFAULT 0,
     created REAL NOT NULL,
     updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id INTEGER NOT NULL,
+    number INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (table_id, number)
 );
 CREATE TABLE IF NOT EXISTS commands (
     table_id INTEGER NOT NULL,
@@ -60,6 +69,8 @@ class Store:
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
+        #: Per table, the hand and the count of its moves stored so far.
+        self._written: dict[int, tuple[int, int]] = {}
 
     def close(self) -> None:
         """Close the database (everything is already committed)."""
@@ -83,20 +94,45 @@ class Store:
         return table_id
 
     def save(self, table: Table, command: tuple[int, str] | None = None) -> None:
-        """Commit the table (record, seats, counter) and the command that changed it."""
-        record = dumps_record(table.controller) if table.controller is not None else None
+        """Commit the table (match, seats, counter) and the command that changed it.
+
+        The match is written whole as a game record when a hand begins and when the match
+        ends; in between, each move of the hand is added as a row (a record's action), so a
+        move costs one small row instead of the whole record.
+        """
+        controller = table.controller
+        record, moves, written = None, [], self._written.get(table.id)
+        if controller is not None:
+            match = controller.match
+            assert match is not None
+            actions = match.hands[-1].actions
+            mark = (controller.hand_number, len(actions))
+            if written is not None and written[0] == mark[0] and not table.finished:
+                moves = [(n, json.dumps(a.to_dict())) for n, a in enumerate(actions)][written[1] :]
+            else:
+                record = dumps_record(controller)
         try:
             with self._db:
                 self._db.execute("BEGIN")
                 self._db.execute(
-                    "UPDATE tables SET seats = ?, seq = ?, record = ?, finished = ?, updated = ?"
-                    " WHERE id = ?",
-                    (_seats(table), table.seq, record, int(table.finished), time.time(), table.id),
+                    "UPDATE tables SET seats = ?, seq = ?, finished = ?, updated = ? WHERE id = ?",
+                    (_seats(table), table.seq, int(table.finished), time.time(), table.id),
+                )
+                if record is not None:
+                    self._db.execute(
+                        "UPDATE tables SET record = ? WHERE id = ?", (record, table.id)
+                    )
+                    self._db.execute("DELETE FROM moves WHERE table_id = ?", (table.id,))
+                self._db.executemany(
+                    "INSERT INTO moves (table_id, number, action) VALUES (?, ?, ?)",
+                    [(table.id, number, action) for number, action in moves],
                 )
                 if command is not None:
                     self._command(table.id, command, table.seq)
         except sqlite3.Error as error:
             raise StoreError(f"cannot store table {table.code}: {error}") from None
+        if controller is not None:
+            self._written[table.id] = mark
 
     def _command(self, table_id: int, command: tuple[int, str], seq: int) -> None:
         seat, command_id = command
@@ -124,7 +160,7 @@ class Store:
         tables, problems = [], []
         for row in rows:
             try:
-                tables.append(_table(row))
+                tables.append(self._table(row))
             except (HeartsError, ValueError, KeyError, TypeError) as error:
                 problems.append(f"table {row[1]} cannot be resumed: {error}")
         return tables, problems
@@ -141,7 +177,7 @@ class Store:
         if row is None:
             return None
         try:
-            return _table(row)
+            return self._table(row)
         except (HeartsError, ValueError, KeyError, TypeError):
             return None
 
@@ -153,21 +189,39 @@ class Store:
             raise StoreError(f"cannot read the tables: {error}") from None
         return row is not None
 
+    def _table(self, row: tuple[object, ...]) -> Table:
+        """Return a stored table: its record, then the moves of the hand since."""
+        table_id, code, host_hash, rules, seats, seq, record = row
+        table = Table(
+            int(str(table_id)),
+            str(code),
+            str(host_hash),
+            parse_rules(json.loads(str(rules))),
+            [SeatState.from_dict(seat) for seat in json.loads(str(seats))],
+            seq=int(str(seq)),
+        )
+        if record is None:
+            return table
+        controller = loads_record(str(record))
+        match = controller.match
+        assert match is not None
+        rows = self._db.execute(
+            "SELECT number, action FROM moves WHERE table_id = ? ORDER BY number", (table.id,)
+        ).fetchall()
+        for number, text in rows:
+            if number < len(match.hands[-1].actions):
+                continue
+            action = action_from_dict(json.loads(text))
+            if isinstance(action, PassAction):
+                result = controller.submit_pass(action.seat, action.cards)
+            else:
+                result = controller.play_card(action.seat, action.card)
+            if not result.ok:
+                raise HeartsError(f"move {number} of the hand does not apply: {result.error}")
+        table.controller = controller
+        self._written[table.id] = (controller.hand_number, len(match.hands[-1].actions))
+        return table
+
 
 def _seats(table: Table) -> str:
     return json.dumps([seat.to_dict() for seat in table.seats])
-
-
-def _table(row: tuple[object, ...]) -> Table:
-    table_id, code, host_hash, rules, seats, seq, record = row
-    table = Table(
-        int(str(table_id)),
-        str(code),
-        str(host_hash),
-        parse_rules(json.loads(str(rules))),
-        [SeatState.from_dict(seat) for seat in json.loads(str(seats))],
-        seq=int(str(seq)),
-    )
-    if record is not None:
-        table.controller = loads_record(str(record))
-    return table
