@@ -342,11 +342,20 @@ def run(args: argparse.Namespace) -> int:
                 result = asyncio.run(run_tables(server, tables, gap, args.seconds))
             finally:
                 server.stop()
+            result["server"] = _server_timing(Path(folder) / "server.log")
         print(json.dumps(result) if args.json else _line(result), flush=True)
         if gap and result["p99_ms"] < TARGET_P99_MS and result["errors"] == 0:
             largest = tables
     print(f"largest K at human pace with p99 < {TARGET_P99_MS:g} ms (of those tried): {largest}")
     return 0
+
+
+def _server_timing(log: Path) -> str:
+    """Return the server's own timing line (frame handling, loop lag) from its log."""
+    for line in log.read_text().splitlines():
+        if "stopping; " in line:
+            return line.split("stopping; ", 1)[1]
+    return "not logged"
 
 
 def _line(result: dict[str, Any]) -> str:
@@ -357,5 +366,5 @@ def _line(result: dict[str, Any]) -> str:
         f"(the clients' {result['clients_cpu_share']:.0%}), "
         f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
         f"{result['rss_kib_per_table']} KiB a table; "
-        f"{result['errors']} errors"
+        f"{result['errors']} errors\n        server: {result['server']}"
     )

@@ -14,6 +14,7 @@ import logging
 import signal
 import ssl
 import sys
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from game.server.connection import CLOSE_FLOOD, CLOSE_SHUTDOWN, Conn
 from game.server.hub import DEFAULT_GRACE_S, Hub, log
 from game.server.protocol import MAX_FRAME_BYTES
 from game.server.store import Store, StoreError
+from game.server.timing import LoopTiming
 
 PROG = "mdhearts serve"
 DEFAULT_PORT = 7557
@@ -135,6 +137,7 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
         with contextlib.suppress(NotImplementedError, RuntimeError):
             loop.add_signal_handler(signum, stop.set)
     connections: set[Conn] = set()
+    timing = LoopTiming()
 
     async def handler(ws: ServerConnection) -> None:
         conn = Conn(ws, args.rate, args.burst)
@@ -147,7 +150,9 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
                     log.info("closed a flooding connection (%s)", conn.peer)
                     conn.close(*CLOSE_FLOOD)
                     continue
+                started = time.perf_counter()
                 hub.receive(conn, message)
+                timing.handled(started)
         except ConnectionClosed:
             pass
         finally:
@@ -184,9 +189,11 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
                 resumed,
             )
             poller = asyncio.create_task(poll_bots())
+            lag = asyncio.create_task(timing.watch_lag())
             await stop.wait()
-            log.info("stopping")
+            log.info("stopping; %s", timing.summary())
             poller.cancel()
+            lag.cancel()
             server.close(close_connections=False)
             for conn in list(connections):
                 conn.close(*CLOSE_SHUTDOWN)
