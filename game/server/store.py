@@ -10,8 +10,10 @@ of their own (each as a record's action), replayed through the controller when i
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
@@ -48,6 +50,8 @@ CREATE TABLE IF NOT EXISTS commands (
 );
 """
 
+#: How often the WAL is copied into the database, in seconds.
+CHECKPOINT_EVERY_S = 1.0
 #: ``seat`` of a command that no seat sent (create, the host's start).
 NO_SEAT = -1
 
@@ -66,14 +70,34 @@ class Store:
             # WAL with synchronous=NORMAL: a committed transaction survives the server's
             # process being killed; only a power cut may lose the last ones.
             self._db.execute("PRAGMA synchronous=NORMAL")
+            # Checkpoints (the WAL copied into the database, with a sync of the disk) are made
+            # by a thread of their own, so that a commit on the loop never waits for the disk.
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
             self._db.executescript(_SCHEMA)
         except sqlite3.Error as error:
             raise StoreError(f"cannot open the database {path}: {error}") from None
         #: Per table, the hand and the count of its moves stored so far.
         self._written: dict[int, tuple[int, int]] = {}
+        self._stop = threading.Event()
+        self._checkpoints = threading.Thread(
+            target=self._checkpoint, args=(str(path),), name="checkpoints", daemon=True
+        )
+        self._checkpoints.start()
+
+    def _checkpoint(self, path: str) -> None:
+        """Copy the WAL into the database every ``CHECKPOINT_EVERY_S`` (a thread's target)."""
+        with contextlib.closing(sqlite3.connect(path, check_same_thread=False)) as db:
+            while not self._stop.wait(CHECKPOINT_EVERY_S):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
     def close(self) -> None:
-        """Close the database (everything is already committed)."""
+        """Stop the checkpoints, make the last one and close the database (everything is
+        already committed)."""
+        self._stop.set()
+        self._checkpoints.join(CHECKPOINT_EVERY_S * 5)
+        with contextlib.suppress(sqlite3.Error):
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         self._db.close()
 
     def create(self, code: str, host_hash: str, table: Table, command: tuple[int, str]) -> int:
