@@ -113,3 +113,49 @@ def test_a_connection_that_moves_to_another_table_leaves_its_seat_away(tmp_path:
         hub.bots.close()
 
     asyncio.run(scenario())
+
+
+def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
+    tmp_path: Path,
+) -> None:
+    from ai.autoplay import play_bots
+    from ai.basic import FirstLegalBot
+    from core.controller import Controller
+
+    async def scenario() -> None:
+        store = Store(tmp_path / "s.sqlite3")
+        hub = Hub(store, ServerBots(100.0))
+        host, player = FakeConn(), FakeConn()
+        for conn in (host, player):
+            _say(hub, conn, type="hello", id="h", versions=[1])
+        made = _say(
+            hub,
+            host,
+            type="create",
+            id="c",
+            seats=["open", "bot", "bot", "bot"],
+            rules={"end_score": 1},
+        )
+        _say(hub, player, type="join", id="j", code=made["code"], name="ann")
+        _say(hub, host, type="start", id="s", code=made["code"], host_token=made["host_token"])
+        table = hub.tables[made["code"]]
+        finished = Controller()  # the match played to its end (a bot for every seat)
+        finished.new_match(table.rules, 5, ["human"] * 4)
+        while finished.phase != "match_over":
+            play_bots(finished, {seat: FirstLegalBot() for seat in range(4)})
+            if finished.phase == "hand_over":
+                finished.next_hand()
+        assert finished.phase == "match_over"
+        table.controller = finished
+        hub.publish(table, [])
+        record = _say(hub, player, type="record", id="r1")["record"]
+        hub.disconnected(player)  # type: ignore[arg-type]
+        assert made["code"] not in hub.tables, "a finished table nobody is at stays in memory"
+        watcher = FakeConn()
+        _say(hub, watcher, type="hello", id="h", versions=[1])
+        assert _say(hub, watcher, type="watch", id="w", code=made["code"])["type"] == "watching"
+        assert _say(hub, watcher, type="record", id="r2")["record"] == record
+        store.close()
+        hub.bots.close()
+
+    asyncio.run(scenario())

@@ -324,6 +324,9 @@ class Hub:
         owned = seat is not None and self.seated.get((table_id or 0, seat)) is conn
         self._unbind(conn)
         table = self.by_id.get(table_id) if table_id is not None else None
+        if table is not None and table.finished:
+            self._unload_if_idle(table)
+            return
         if table is None or seat is None or not owned:
             return
         state = table.seats[seat]
@@ -335,6 +338,18 @@ class Hub:
             self.publish(table, [table.seat_event(seat)])
         except StoreError as error:
             log.error("%s", error)
+
+    def _unload_if_idle(self, table: Table) -> None:
+        """Forget a finished table nobody is at any more (it is loaded again when asked)."""
+        seated = any((table.id, seat) in self.seated for seat in range(4))
+        if seated or self.watchers.get(table.id):
+            return
+        for seat in range(4):
+            self._cancel_grace(table, seat)
+        self.tables.pop(table.code, None)
+        self.by_id.pop(table.id, None)
+        self.watchers.pop(table.id, None)
+        self.store.forget(table.id)
 
     def _start_grace(self, table: Table, seat: int) -> None:
         self._cancel_grace(table, seat)

@@ -158,6 +158,10 @@ class Store:
         if controller is not None:
             self._written[table.id] = mark
 
+    def forget(self, table_id: int) -> None:
+        """Forget what is kept in memory about a table (it stays in the database)."""
+        self._written.pop(table_id, None)
+
     def _command(self, table_id: int, command: tuple[int, str], seq: int) -> None:
         seat, command_id = command
         self._db.execute(
