@@ -59,7 +59,7 @@ def test_four_clients_play_a_whole_match(db: Path) -> None:
         assert len(over) == 1
         assert over[0]["event"]["totals"] == list(controller.totals)
     assert "match over" in server.log
-    assert "stopped, 1 tables saved" in server.log
+    assert "stopped; every table is saved (0 not finished)" in server.log
     for player in players:  # one line per table event, never a token
         assert player.token and player.token not in server.log
     # The finished match's record is still there after a restart.
@@ -231,7 +231,7 @@ def test_sigterm_stops_cleanly_and_the_table_resumes(db: Path) -> None:
     code, token, seq = run(play_some())
     server.proc.send_signal(signal.SIGINT)
     assert server.proc.wait(20) == 0
-    assert "stopped, 1 tables saved" in server.log
+    assert "stopped; every table is saved (1 not finished)" in server.log
     server = ServerProcess(db, *FAST)
 
     async def resume() -> dict[str, Any]:

@@ -205,7 +205,8 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
     finally:
         bots.close()
         store.close()
-    log.info("stopped, %d tables saved", len(hub.tables))
+    open_tables = sum(1 for table in hub.tables.values() if not table.finished)
+    log.info("stopped; every table is saved (%d not finished)", open_tables)
     return EXIT_OK
 
 
