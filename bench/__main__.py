@@ -56,6 +56,12 @@ BENCHES = (
         "bot-only hands with every invariant checked; normal-only tournament throughput",
     ),
     Bench(
+        "serve",
+        "bench.serve",
+        "K tables of 4 scripted clients against mdhearts serve: latency p50/p99, CPU a hand, "
+        "memory a table, largest K under 50 ms p99 at human pace",
+    ),
+    Bench(
         "frames",
         "bench.frames",
         "table frame time (p50/p99) through one hand of hard bots; first frame after launch; "

@@ -49,6 +49,13 @@ def run_engine(args: list[str]) -> int:
     return main(args)
 
 
+def run_serve(args: list[str]) -> int:
+    """Run ``mdhearts serve``."""
+    from game.server.main import main
+
+    return main(args)
+
+
 def run_tournament(args: list[str]) -> int:
     """Run ``mdhearts tournament``."""
     from game.tools.tournament import main
@@ -85,6 +92,7 @@ COMMANDS: dict[str, tuple[str, Program]] = {
         run_cli,
     ),
     "engine": ("answer engine-protocol requests on stdin/stdout", run_engine),
+    "serve": ("host tables over the network for friends, spectators and bots", run_serve),
     "tournament": ("judge bots on duplicate deals", run_tournament),
     "telemetry": ("export the bots' decision records (mdhearts telemetry export)", run_telemetry),
     "review": ("review a seat's decisions in a saved match, like a coach", run_review),

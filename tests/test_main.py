@@ -14,6 +14,7 @@ from game.version import VERSION
 PROGRAMS = {
     "cli": "game.terminal.main",
     "engine": "game.engine.main",
+    "serve": "game.server.main",
     "tournament": "game.tools.tournament",
     "telemetry": "game.tools.telemetry",
     "screenshots": "game.tools.screenshots",

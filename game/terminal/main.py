@@ -21,6 +21,8 @@ from game.terminal.arguments import build_parser
 from game.terminal.commands import COMMANDS
 from game.terminal.errors import EXIT_OK, EXIT_USAGE, PROG, CliError
 from game.terminal.interactive import run_interactive
+from game.terminal.remote import run as run_remote
+from game.terminal.remote import wants_server
 from game.terminal.render import render
 from game.terminal.seats import bot_seats, one_shot_telemetry_name
 from game.terminal.state_file import checked_path, default_state_path, state_lock
@@ -28,6 +30,8 @@ from game.terminal.state_file import checked_path, default_state_path, state_loc
 
 def _run(argv: list[str]) -> int:
     """Parse the arguments, run the session or the command, and print what it did."""
+    if wants_server(argv):  # a table of `mdhearts serve`
+        return run_remote(argv)
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,143 @@
+"""What a seat may see of a table: the one function every outgoing table frame is built from.
+
+``seat_frame(table, seat, item)`` turns a snapshot request or a published event into the frame
+for ``seat`` (None for a spectator). It reads the table only through what that seat may know:
+its own hand, pass and received cards, and what everyone saw. The match's seed, other seats'
+hands and other seats' passes are never put in a frame; an event kind it does not know is not
+sent at all (fair by construction: one test scans every frame of whole matches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core import events as ev
+from core.cards import card_text, mask_of, mask_texts
+from core.controller import Controller
+from core.hand import Trick
+from core.kernel import trick_points
+from core.rules import pass_sender
+from game.server.protocol import frame
+from game.server.table import SeatChanged, Table, TableStarted
+
+#: Events everyone may see whole.
+_PUBLIC = frozenset(
+    {
+        ev.HandStarted.kind,
+        ev.PassSubmitted.kind,
+        ev.CardPlayed.kind,
+        ev.HeartsBroken.kind,
+        ev.TrickWon.kind,
+        ev.HandScored.kind,
+        ev.MatchOver.kind,
+        SeatChanged.kind,
+        TableStarted.kind,
+    }
+)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the seat may see now, with the counter of the last event published."""
+
+
+@dataclass(frozen=True)
+class Published:
+    """An event of the table with its sequence number."""
+
+    seq: int
+    event: ev.Event
+
+
+def seat_frame(table: Table, seat: int | None, item: Snapshot | Published) -> dict[str, Any] | None:
+    """Return the frame that tells ``seat`` (None: a spectator) about ``item``, or None when
+    there is nothing that seat may be told (an event kind not known to be public)."""
+    if isinstance(item, Snapshot):
+        return frame("snapshot", seq=table.seq, state=_state(table, seat))
+    data = _event(item.event, seat)
+    if data is None:
+        return None
+    return frame("event", seq=item.seq, event=data)
+
+
+def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
+    data = event.to_dict()
+    kind = data["type"]
+    if kind in _PUBLIC:
+        return data
+    if kind == ev.MatchStarted.kind:
+        return {"type": kind, "seats": data["seats"]}  # never the seed
+    if kind == ev.PassesExchanged.kind:
+        known = () if seat is None else (seat, pass_sender(seat, data["direction"]))
+        data["passes"] = [cards if s in known else None for s, cards in enumerate(data["passes"])]
+        return data
+    return None
+
+
+def _trick(controller: Controller, trick: Trick | None, number: int) -> dict[str, Any] | None:
+    if trick is None:
+        return None
+    data: dict[str, Any] = {
+        "number": number,
+        "leader": trick.leader,
+        "cards": [card_text(card) for card in trick.cards],
+        "seats": [trick.seat_of(position) for position in range(len(trick.cards))],
+    }
+    if trick.complete:
+        data["winner"] = trick.winner
+        data["points"] = trick_points(mask_of(trick.cards), controller.rules.flags)
+    return data
+
+
+def _texts(cards: tuple[int, ...] | None) -> list[str] | None:
+    return None if cards is None else [card_text(card) for card in sorted(cards)]
+
+
+def _state(table: Table, seat: int | None) -> dict[str, Any]:
+    """Return the table as ``seat`` may see it (the keys of the terminal's status, and more)."""
+    players = [table.seat_event(number).to_dict() for number in range(4)]
+    for player in players:
+        del player["type"]
+    data: dict[str, Any] = {
+        "code": table.code,
+        "started": table.started,
+        "players": players,
+        "rules": table.rules.to_dict(),
+        "seat": seat,
+        "seed": None,
+        "hand": None,
+        "passed": None,
+        "received": None,
+        "legal": [],
+    }
+    controller = table.controller
+    if controller is None:
+        data.update(phase="waiting", to_act=[], your_turn=False)
+        return data
+    tricks = controller.tricks
+    done = sum(1 for trick in tricks if trick.complete)
+    data.update(
+        phase=controller.phase,
+        hand_number=controller.hand_number,
+        direction=controller.pass_direction,
+        seats=[player["player"] for player in players],
+        to_act=controller.seats_to_act,
+        your_turn=seat is not None and seat in controller.seats_to_act,
+        trick=_trick(controller, controller.current_trick, done + 1),
+        last_trick=_trick(controller, controller.last_trick, done),
+        tricks=[_trick(controller, trick, n) for n, trick in enumerate(tricks, start=1)],
+        hearts_broken=controller.hearts_broken,
+        hand_points=controller.hand_points,
+        totals=list(controller.totals),
+        winner=controller.winner,
+        can_undo=False,
+        can_redo=False,
+    )
+    if seat is not None:
+        view = controller.observation(seat)
+        data["hand"] = mask_texts(view.hand)
+        data["passed"] = _texts(view.passed)
+        data["received"] = _texts(view.received)
+        data["legal"] = [card_text(card) for card in controller.legal_cards(seat)]
+    return data

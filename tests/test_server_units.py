@@ -1,0 +1,161 @@
+"""The server's parts without a network: invite codes and tokens, and a hub whose database
+fails to write (nothing is applied, the client is told ``busy``)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from game.server.bots import ServerBots
+from game.server.credentials import (
+    CODE_ALPHABET,
+    new_code,
+    new_token,
+    normal_code,
+    token_hash,
+    token_matches,
+)
+from game.server.hub import Hub
+from game.server.store import Store, StoreError
+
+
+def test_codes_are_easy_to_read_aloud_and_tokens_are_kept_as_hashes() -> None:
+    codes = {new_code() for _ in range(200)}
+    assert len(codes) == 200
+    for code in codes:
+        assert len(code) == 9 and code[4] == "-"
+        assert set(code.replace("-", "")) <= set(CODE_ALPHABET)
+        assert not set("0O1lIL") & set(code)
+        assert normal_code(code.lower().replace("-", " ")) == code
+    token = new_token()
+    assert len(token) >= 40 and token_hash(token) != token
+    assert token_matches(token, token_hash(token))
+    assert not token_matches(token + "x", token_hash(token))
+    assert not token_matches(token, None)
+
+
+class FakeConn:
+    """A connection that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.greeted = False
+        self.table_id: int | None = None
+        self.seat: int | None = None
+        self.closing = False
+        self.peer = "test"
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, data: dict[str, Any]) -> None:
+        self.sent.append(data)
+
+    def close(self, code: int, reason: str, *, flush: bool = True) -> None:
+        self.closing = True
+
+
+def _say(hub: Hub, conn: FakeConn, **frame: Any) -> dict[str, Any]:
+    hub.receive(conn, json.dumps({"v": 1, **frame}))  # type: ignore[arg-type]
+    return next(f for f in reversed(conn.sent) if f.get("id") == frame.get("id"))
+
+
+def test_a_command_the_database_cannot_store_is_not_applied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def scenario() -> None:
+        store = Store(tmp_path / "s.sqlite3")
+        hub = Hub(store, ServerBots(100.0))
+        host, seats = FakeConn(), [FakeConn() for _ in range(4)]
+        for conn in (host, *seats):
+            _say(hub, conn, type="hello", id="h", versions=[1])
+        made = _say(hub, host, type="create", id="c", seats=["open"] * 4)
+        for number, conn in enumerate(seats):
+            _say(hub, conn, type="join", id="j", code=made["code"], name=f"p{number}")
+        _say(hub, host, type="start", id="s", code=made["code"], host_token=made["host_token"])
+        state = _say(hub, seats[0], type="snapshot", id="before")["state"]
+        seq = hub.tables[made["code"]].seq
+        real_save = store.save
+
+        def broken(*args: Any, **kwargs: Any) -> None:
+            raise StoreError("disk full")
+
+        monkeypatch.setattr(store, "save", broken)
+        refused = _say(hub, seats[0], type="pass", id="p1", cards=state["hand"][:3])
+        assert refused["reason"] == "busy"
+        assert hub.tables[made["code"]].seq == seq
+        after = _say(hub, seats[0], type="snapshot", id="after")["state"]
+        assert after == state, "a move that was not stored was applied"
+        monkeypatch.setattr(store, "save", real_save)
+        assert _say(hub, seats[0], type="pass", id="p2", cards=state["hand"][:3])["type"] == "ack"
+        store.close()
+        hub.bots.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_connection_that_moves_to_another_table_leaves_its_seat_away(tmp_path: Path) -> None:
+    async def scenario() -> None:
+        store = Store(tmp_path / "s.sqlite3")
+        hub = Hub(store, ServerBots(100.0), grace_s=30)
+        host, player = FakeConn(), FakeConn()
+        for conn in (host, player):
+            _say(hub, conn, type="hello", id="h", versions=[1])
+        first = _say(hub, host, type="create", id="c1", seats=["open", "bot", "bot", "bot"])
+        second = _say(hub, host, type="create", id="c2", seats=["open", "bot", "bot", "bot"])
+        _say(hub, player, type="join", id="j", code=first["code"], name="ann")
+        _say(hub, player, type="watch", id="w", code=second["code"])
+        seat = hub.tables[first["code"]].seats[0]
+        assert seat.away_since is not None and not seat.connected
+        assert (hub.tables[first["code"]].id, 0) not in hub.seated
+        store.close()
+        hub.bots.close()
+
+    asyncio.run(scenario())
+
+
+def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
+    tmp_path: Path,
+) -> None:
+    from ai.autoplay import play_bots
+    from ai.basic import FirstLegalBot
+    from core.controller import Controller
+
+    async def scenario() -> None:
+        store = Store(tmp_path / "s.sqlite3")
+        hub = Hub(store, ServerBots(100.0))
+        host, player = FakeConn(), FakeConn()
+        for conn in (host, player):
+            _say(hub, conn, type="hello", id="h", versions=[1])
+        made = _say(
+            hub,
+            host,
+            type="create",
+            id="c",
+            seats=["open", "bot", "bot", "bot"],
+            rules={"end_score": 1},
+        )
+        _say(hub, player, type="join", id="j", code=made["code"], name="ann")
+        _say(hub, host, type="start", id="s", code=made["code"], host_token=made["host_token"])
+        table = hub.tables[made["code"]]
+        finished = Controller()  # the match played to its end (a bot for every seat)
+        finished.new_match(table.rules, 5, ["human"] * 4)
+        while finished.phase != "match_over":
+            play_bots(finished, {seat: FirstLegalBot() for seat in range(4)})
+            if finished.phase == "hand_over":
+                finished.next_hand()
+        assert finished.phase == "match_over"
+        table.controller = finished
+        hub.publish(table, [])
+        record = _say(hub, player, type="record", id="r1")["record"]
+        hub.disconnected(player)  # type: ignore[arg-type]
+        assert made["code"] not in hub.tables, "a finished table nobody is at stays in memory"
+        watcher = FakeConn()
+        _say(hub, watcher, type="hello", id="h", versions=[1])
+        assert _say(hub, watcher, type="watch", id="w", code=made["code"])["type"] == "watching"
+        assert _say(hub, watcher, type="record", id="r2")["record"] == record
+        store.close()
+        hub.bots.close()
+
+    asyncio.run(scenario())
