@@ -8,6 +8,7 @@ audio device.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -40,7 +41,7 @@ def _frequency(note: str) -> float:
     octave = int(note[-1])
     accidental = note[1:-1]
     steps += accidental.count("#") - accidental.count("b")
-    return 440.0 * 2.0 ** ((steps + 12 * (octave - 4)) / 12)
+    return 440.0 * math.pow(2.0, (steps + 12 * (octave - 4)) / 12)
 
 
 def _times(seconds: float, rate: int) -> Mono:
@@ -110,7 +111,8 @@ class _Mix:
 def _flick(rate: int, seed: int, seconds: float = 0.07) -> Mono:
     """Return the soft brush of one card sliding off the pack."""
     t = _times(seconds, rate)
-    return _noise(seconds, rate, 1200, 7000, seed) * _decay(t, 0.003, 0.014)
+    brush: Mono = _noise(seconds, rate, 1200, 7000, seed) * _decay(t, 0.003, 0.014)
+    return brush
 
 
 def _deal(rate: int) -> Stereo:
