@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from functools import partial
 
 import pygame
 
+from core.cards import rank_of
 from game.table.card_painter import CARD_ASPECT, COMPACT_WIDTH, MIN_WIDTH, CardPainter
 from game.table.card_style import DEFAULT_STYLE, CardStyle
+from game.table.frame_budget import FrameBudget
 
 __all__ = ["CARD_ASPECT", "COMPACT_WIDTH", "MIN_WIDTH", "CardArt", "CardArtCache", "CardStyle"]
 
@@ -109,28 +113,50 @@ class CardArt(CardPainter):
             self._outlines[key] = surface
         return surface
 
-    def warm(self, deadline: float) -> bool:
-        """Draw surfaces not drawn yet until ``time.perf_counter()`` reaches ``deadline``.
+    def warm(self, deadline: float | FrameBudget) -> bool:
+        """Draw surfaces not drawn yet, each only if it is expected to be done by ``deadline``
+        (a ``time.perf_counter()`` value, or a budget shared with other preparations).
 
         Return whether the back, the shadow and all 52 faces are now drawn. Nothing is drawn
         while the cache is quick (that frame must be ready at once).
         """
         if self.cache is not None and self.cache.quick:
             return False
+        budget = FrameBudget.of(deadline)
+        pieces: list[tuple[str, Callable[[], object]]] = []
         if self._back is None:
-            if time.perf_counter() >= deadline:
-                return False
-            self.back()
+            pieces.append(("back", self.back))
         if self._shadow is None:
-            if time.perf_counter() >= deadline:
-                return False
-            self.shadow()
+            pieces.append(("shadow", self.shadow))
         for card in range(52):
             if card not in self._faces:
-                if time.perf_counter() >= deadline:
-                    return False
-                self._draw_exact(card)
-        return self._shadow is not None
+                kind = "court" if rank_of(card) in COURT_RANKS else "face"
+                pieces.append((kind, partial(self._draw_exact, card)))
+        area = self.width * self.height
+        for kind, draw in pieces:
+            if not budget.allows(area * _RATES.get(kind, PRIOR_RATE)):
+                return False
+            start = time.perf_counter()
+            draw()
+            _learn_rate(kind, (time.perf_counter() - start) / area)
+            budget.done()
+        return True
+
+
+#: Seconds a piece of card art takes per pixel of the card, by kind of piece (``back``,
+#: ``shadow``, ``court`` face, other ``face``), as last seen: how ``CardArt.warm`` judges
+#: whether a piece fits the time left. Before a kind is seen, ``PRIOR_RATE`` (on the slow side).
+_RATES: dict[str, float] = {}
+PRIOR_RATE = 1e-7
+#: The ranks (0 = two) of the court cards, whose faces take longest.
+COURT_RANKS = (9, 10, 11)
+
+
+def _learn_rate(kind: str, rate: float) -> None:
+    """Keep the rate of a kind of piece: a slower one at once, a faster one a quarter of the
+    way, so one quick piece does not make the next look cheaper than it is."""
+    known = _RATES.get(kind)
+    _RATES[kind] = rate if known is None else max(rate, 0.75 * known + 0.25 * rate)
 
 
 class CardArtCache:

@@ -10,11 +10,13 @@ from __future__ import annotations
 import contextlib
 import math
 import os
-import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import pygame
+
+from game.table.frame_budget import FrameBudget
 
 SOUND_NAMES = (
     "deal",
@@ -30,6 +32,8 @@ SOUND_NAMES = (
 )
 MAX_PEAK = 0.5
 MAX_SECONDS = 1.5
+#: About the longest the mixer takes to copy a sound's samples (on the frame).
+MIXER_COPY_S = 0.002
 
 Mono = np.ndarray
 Stereo = np.ndarray
@@ -73,8 +77,11 @@ def _tone(
     if vibrato:
         phase += vibrato * np.sin(2 * np.pi * 5.5 * t)
     out = np.zeros_like(t)
+    decays: dict[float, Mono] = {}  # partials often share a decay time: each is computed once
     for ratio, amplitude, tau in partials:
-        out += amplitude * np.sin(ratio * phase) * np.exp(-t / tau)
+        if tau not in decays:
+            decays[tau] = np.exp(-t / tau)
+        out += amplitude * np.sin(ratio * phase) * decays[tau]
     return out
 
 
@@ -284,6 +291,10 @@ class SoundBoard:
         self._spec: tuple[int, int, int] | None = None
         self._failed = False
         self._sounds: dict[str, pygame.mixer.Sound] = {}
+        #: The sounds the background thread is synthesising: the rate, the samples to come.
+        self._making: dict[str, tuple[int, Future[np.ndarray]]] = {}
+        #: Sounds that could not be made: preparing does not wait for them.
+        self._broken: set[str] = set()
 
     @property
     def available(self) -> bool:
@@ -311,30 +322,48 @@ class SoundBoard:
         with contextlib.suppress(Exception):
             self._sound(name).play()
 
-    def preload(self, deadline: float | None = None) -> bool:
-        """Synthesise sounds so the first of each plays without delay; return whether all are.
+    def preload(self, deadline: float | FrameBudget | None = None) -> bool:
+        """Have the sounds made so the first of each plays without delay; return whether all
+        are ready.
 
-        With a ``deadline`` (a ``time.perf_counter()`` value) it stops once that is passed.
+        The samples are synthesised by a background thread (numpy only), started at the first
+        call; each call hands the mixer those ready. With a ``deadline`` (a
+        ``time.perf_counter()`` value, or a budget shared with other preparations) it takes only
+        those finished, while the budget allows; without one it waits for every sound.
         """
         if not self._open():
             return True
+        assert self._spec is not None
+        rate = self._spec[0]
         for name in SOUND_NAMES:
-            if name in self._sounds:
+            if name not in self._sounds and name not in self._making and name not in self._broken:
+                self._making[name] = (rate, _synthesiser().submit(synthesize, name, rate))
+        budget = None if deadline is None else FrameBudget.of(deadline)
+        for name, (_, samples) in list(self._making.items()):
+            if budget is not None and not (samples.done() and budget.allows(MIXER_COPY_S)):
                 continue
-            if deadline is not None and time.perf_counter() >= deadline:
-                return False
-            with contextlib.suppress(Exception):
+            try:
                 self._sound(name)
-        return True
+            except Exception:
+                self._broken.add(name)  # preparing stops waiting for it
+            self._making.pop(name, None)
+            if budget is not None:
+                budget.done()
+        return not self._making
 
     def _sound(self, name: str) -> pygame.mixer.Sound:
-        """Return the mixer's copy of a sound, synthesising it the first time."""
+        """Return the mixer's copy of a sound, made the first time (from the background
+        thread's samples when it has them at the mixer's rate)."""
         sound = self._sounds.get(name)
         if sound is None:
             assert self._spec is not None
             rate, size, channels = self._spec
-            data = _mixer_format(synthesize(name, rate), size, channels)
-            sound = pygame.mixer.Sound(buffer=data)
+            made = self._making.pop(name, None)
+            if made is not None and made[0] == rate:
+                samples = made[1].result()
+            else:
+                samples = synthesize(name, rate)
+            sound = pygame.mixer.Sound(buffer=_mixer_format(samples, size, channels))
             self._sounds[name] = sound
         return sound
 
@@ -343,6 +372,7 @@ class SoundBoard:
         if self._spec is not None and pygame.mixer.get_init() != self._spec:
             self._spec = None
             self._sounds.clear()
+            self._making.clear()
         if self._spec is None and not self._failed:
             try:
                 if not pygame.mixer.get_init():
@@ -353,3 +383,17 @@ class SoundBoard:
                 self._spec = None
             self._failed = self._spec is None
         return self._spec is not None
+
+
+_SYNTHESISER: ThreadPoolExecutor | None = None
+
+
+def _synthesiser() -> ThreadPoolExecutor:
+    """Return the background thread that synthesises sounds (started on first use).
+
+    Synthesis is numpy work on whole arrays, which lets the frame's thread run meanwhile.
+    """
+    global _SYNTHESISER
+    if _SYNTHESISER is None:
+        _SYNTHESISER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mdh-sounds")
+    return _SYNTHESISER
