@@ -460,7 +460,8 @@ def hand_tables(run: HandRun) -> list[ResultTable]:
         _row(f"whole hand, after the first {WARM_FRAMES}", hand[WARM_FRAMES:]),
         _row("whole hand, while a hard bot thinks", thinking),
         _row("whole hand, while no bot thinks", [frame for frame in hand if not frame.thinking]),
-        _row("title menu, before the match", run.title),
+        _row("title menu, before the match (cards and sounds prepared)", run.title),
+        _row("title menu, after its first frame (the felt made)", run.title[1:]),
         _row("hand summary shown, after the hand", run.summary),
     ]
     bots = run.decisions
@@ -541,6 +542,22 @@ def first_frame_table(results: Sequence[FirstFrame]) -> ResultTable:
     )
 
 
+def _scene_target(name: str, frames: Sequence[Frame], size: str) -> list[str]:
+    """Return the target row of a scene's p99 frame time."""
+    p99 = percentile([frame.ms for frame in frames], 99)
+    status = "met" if p99 <= TARGET_FRAME_MS else "not met"
+    return [f"p99 frame ≤ {TARGET_FRAME_MS:.1f} ms, {name}, {size}", f"{p99:.2f} ms", status]
+
+
+def _max_target(name: str, frames: Sequence[Frame], size: str) -> list[str]:
+    """Return the target row of a scene's slowest frame, with its CPU time (the rest of a
+    frame's time is waiting for a core taken by other processes)."""
+    slowest = max(frames, key=lambda frame: frame.ms)
+    status = "met" if slowest.ms <= TARGET_FRAME_MS else "not met"
+    measured = f"{slowest.ms:.2f} ms ({slowest.cpu_ms:.2f} ms CPU)"
+    return [f"no frame over {TARGET_FRAME_MS:.1f} ms, {name}, {size}", measured, status]
+
+
 def targets_table(
     runs: Sequence[HandRun], firsts: Sequence[FirstFrame], idles: Sequence[IdleCpu] = ()
 ) -> ResultTable:
@@ -549,11 +566,16 @@ def targets_table(
     for run in runs:
         if not run.hand:
             continue
+        size = _size(run.size)
         p99 = percentile([frame.ms for frame in run.hand], 99)
         status = "met" if p99 <= TARGET_FRAME_MS and run.finished else "not met"
-        rows.append(
-            [f"p99 frame ≤ {TARGET_FRAME_MS:.1f} ms, {_size(run.size)}", f"{p99:.2f} ms", status]
-        )
+        rows.append([f"p99 frame ≤ {TARGET_FRAME_MS:.1f} ms, {size}", f"{p99:.2f} ms", status])
+        scenes = (("title menu", run.title), ("hand summary", run.summary))
+        rows += [_scene_target(name, frames, size) for name, frames in scenes if frames]
+        if len(run.title) > 1:
+            rows.append(_max_target("title menu after its first frame", run.title[1:], size))
+        if run.summary:
+            rows.append(_max_target("hand summary", run.summary, size))
     for first in firsts:
         status = "met" if first.wall <= TARGET_FIRST_FRAME_S else "not met"
         rows.append(
