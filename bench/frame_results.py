@@ -102,7 +102,7 @@ def size_text(size: tuple[int, int]) -> str:
 
 def _row(label: str, frames: Sequence[Frame]) -> list[str]:
     if not frames:
-        return [label, "0", "-", "-", "-", "-", "-", "-", "-"]
+        return [label, "0", "-", "-", "-", "-", "-", "-", "-", "-"]
     times = [frame.ms for frame in frames]
     cpu = [frame.cpu_ms for frame in frames]
     over = sum(ms > TARGET_FRAME_MS for ms in times)
@@ -116,6 +116,7 @@ def _row(label: str, frames: Sequence[Frame]) -> list[str]:
         f"{over:,} ({100 * over / len(frames):.1f}%)",
         f"{percentile(cpu, 50):.2f}",
         f"{percentile(cpu, 99):.2f}",
+        f"{max(cpu):.2f}",
     ]
 
 
@@ -129,6 +130,7 @@ FRAME_HEADER = [
     f"> {TARGET_FRAME_MS:.1f} ms",
     "CPU p50 ms",
     "CPU p99 ms",
+    "CPU max ms",
 ]
 
 
