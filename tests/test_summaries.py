@@ -16,8 +16,9 @@ from game.table import theme
 from game.table.scenes import match_result as match_result_module
 from game.table.scenes import summary as summary_module
 from game.table.scenes.last_trick import LastTrick
+from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.pages import ScoreSheet
-from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.score_table import hand_rows
 from game.table.session import TableSession

@@ -8,8 +8,8 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene, register
-from game.table.scenes.summary_keys import KEYS_WORDS, open_page
 from game.table.score_table import MOON_NOTE, Row, any_moon, hand_rows, score_names, total_row
+from game.table.summary_keys import KEYS_WORDS, open_page
 from game.table.watch import WATCH_MATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, draw_dialog, draw_text
 

@@ -12,9 +12,8 @@ from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
 from game.table.scene import Scene, register
-from game.table.scenes.match_result import MatchOverScene
-from game.table.scenes.summary_keys import draw_keys_words, open_page
 from game.table.session import HUMAN_SEAT
+from game.table.summary_keys import draw_keys_words, open_page
 from game.table.watch import WATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, draw_dialog, draw_text
 
@@ -29,8 +28,6 @@ NUMBERS_WIDTH = 180
 MIN_CARD_WIDTH = 24
 #: What gold means on the summary.
 BEST_WORDS = "gold: fewest points this hand"
-
-__all__ = ["HandSummary", "MatchOverScene", "point_cards_taken"]
 
 if TYPE_CHECKING:
     from game.table.app import App
