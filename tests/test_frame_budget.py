@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+from concurrent.futures import Future
 
 import pygame
 import pytest
@@ -99,3 +100,47 @@ def test_preload_without_a_deadline_waits_for_every_sound(mixer_off: None) -> No
     board = SoundBoard()
     assert board.preload()
     assert board.preload(time.perf_counter() - 1), "all made: nothing is left to wait for"
+
+
+def test_no_sound_is_asked_for_once_the_frame_is_spent(
+    mixer_off: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    asked: list[object] = []
+
+    class Recording:
+        """Records what the background thread is asked to make, and makes nothing."""
+
+        def submit(self, *job: object) -> Future[object]:
+            asked.append(job)
+            return Future()
+
+    monkeypatch.setattr(sounds, "_synthesiser", Recording)
+    board = SoundBoard()
+    assert board.available
+    assert not board.preload(time.perf_counter() - 1)
+    assert asked == []
+    assert not board.preload(time.perf_counter() + FAR)
+    assert len(asked) == len(SOUND_NAMES)
+
+
+def test_a_sound_that_cannot_be_made_does_not_keep_the_preparing_going(
+    mixer_off: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = sounds.synthesize
+
+    def failing(name: str, rate: int = 44100) -> object:
+        if name == "moon":
+            raise RuntimeError("no moon today")
+        return real(name, rate)
+
+    monkeypatch.setattr(sounds, "synthesize", failing)
+    board = SoundBoard()
+    assert board.available
+    for _ in range(10_000):
+        if board.preload(time.perf_counter() + FAR):
+            break
+        time.sleep(0.001)
+    else:
+        pytest.fail("preparing never ended")
+    board.play("queen")
+    board.play("moon")  # silent, never raising

@@ -9,13 +9,16 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pygame
 
 from game.table.frame_budget import FrameBudget
 from game.table.sound_synthesis import RECIPES, SOUND_NAMES, synthesize
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 __all__ = ["SOUND_NAMES", "SoundBoard", "synthesize"]
 
@@ -102,19 +105,21 @@ class SoundBoard:
         """Have the sounds made so the first of each plays without delay; return whether all
         are ready.
 
-        The samples are synthesised by a background thread (numpy only), started at the first
-        call; each call hands the mixer those ready. With a ``deadline`` (a
-        ``time.perf_counter()`` value, or a budget shared with other preparations) it takes only
-        those finished, while the budget allows; without one it waits for every sound.
+        The samples are synthesised by a background thread (numpy only), asked for at the
+        first call with time left; each call hands the mixer those ready. With a ``deadline``
+        (a ``time.perf_counter()`` value, or a budget shared with other preparations) it takes
+        only those finished, while the budget allows; without one it waits for every sound.
         """
         if not self._open():
             return True
         assert self._spec is not None
         rate = self._spec[0]
-        for name in SOUND_NAMES:
-            if name not in self._sounds and name not in self._making and name not in self._broken:
-                self._making[name] = (rate, _synthesiser().submit(synthesize, name, rate))
         budget = None if deadline is None else FrameBudget.of(deadline)
+        missing = [name for name in SOUND_NAMES if name not in self._sounds]
+        if budget is None or budget.allows(MIXER_COPY_S):
+            for name in missing:
+                if name not in self._making and name not in self._broken:
+                    self._making[name] = (rate, _synthesiser().submit(synthesize, name, rate))
         for name, (_, samples) in list(self._making.items()):
             if budget is not None and not (samples.done() and budget.allows(MIXER_COPY_S)):
                 continue
@@ -125,7 +130,7 @@ class SoundBoard:
             self._making.pop(name, None)
             if budget is not None:
                 budget.done()
-        return not self._making
+        return all(name in self._sounds or name in self._broken for name in SOUND_NAMES)
 
     def _sound(self, name: str) -> pygame.mixer.Sound:
         """Return the mixer's copy of a sound, made the first time (from the background
@@ -171,5 +176,8 @@ def _synthesiser() -> ThreadPoolExecutor:
     """
     global _SYNTHESISER
     if _SYNTHESISER is None:
+        # Imported when first needed, not at launch.
+        from concurrent.futures import ThreadPoolExecutor
+
         _SYNTHESISER = ThreadPoolExecutor(max_workers=1, thread_name_prefix="mdh-sounds")
     return _SYNTHESISER
