@@ -15,7 +15,13 @@ from functools import partial
 import pygame
 
 from core.cards import rank_of
-from game.table.card_painter import CARD_ASPECT, COMPACT_WIDTH, MIN_WIDTH, CardPainter
+from game.table.card_painter import (
+    CARD_ASPECT,
+    COMPACT_WIDTH,
+    COURT_RANKS,
+    MIN_WIDTH,
+    CardPainter,
+)
 from game.table.card_style import DEFAULT_STYLE, CardStyle
 from game.table.frame_budget import FrameBudget
 
@@ -148,8 +154,6 @@ class CardArt(CardPainter):
 #: whether a piece fits the time left. Before a kind is seen, ``PRIOR_RATE`` (on the slow side).
 _RATES: dict[str, float] = {}
 PRIOR_RATE = 1e-7
-#: The ranks (0 = two) of the court cards, whose faces take longest.
-COURT_RANKS = (9, 10, 11)
 
 
 def _learn_rate(kind: str, rate: float) -> None:

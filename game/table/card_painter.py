@@ -33,6 +33,8 @@ from game.table.raster import RGB, Canvas, band, inside
 CARD_ASPECT = 1.4
 MIN_WIDTH = 16
 COMPACT_WIDTH = 64
+#: The ranks (0 = two) of the court cards, drawn with a figure in a panel.
+COURT_RANKS = (9, 10, 11)
 
 PIP_ROWS: dict[int, tuple[tuple[str, float], ...]] = {
     2: (("C", 0.0), ("C", 1.0)),
@@ -168,7 +170,7 @@ class CardPainter:
         """Draw a card's face: corner indices and the pips, the ace or the court figure."""
         rank = rank_of(card)
         colour = self.style.suit_colour(suit_of(card))
-        court = rank in (9, 10, 11)
+        court = rank in COURT_RANKS
         surface = self._base(colour if court else None).copy()
         self._draw_index(surface, card, colour, turned=not (court and self.simple))
         if court and not self.compact:
@@ -191,7 +193,7 @@ class CardPainter:
         left, top, right, bottom = self._middle
         cx, cy = (left + right) / 2, (top + bottom) / 2
         room = min(right - left, bottom - top)
-        if rank not in (9, 10, 11):
+        if rank not in COURT_RANKS:
             share = 0.92 if rank == 12 else 0.72
             blit_centred(surface, suit_glyph(suit_of(card), room * share, colour), cx, cy)
         else:
