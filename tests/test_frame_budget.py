@@ -119,7 +119,9 @@ def test_no_sound_is_asked_for_once_the_frame_is_spent(
     assert board.available
     assert not board.preload(time.perf_counter() - 1)
     assert asked == []
-    assert not board.preload(time.perf_counter() + FAR)
+    # With time left every sound is asked for (none is ever made here: the frame waits for
+    # the first until its short budget is spent).
+    assert not board.preload(time.perf_counter() + 0.01)
     assert len(asked) == len(SOUND_NAMES)
 
 
@@ -144,3 +146,31 @@ def test_a_sound_that_cannot_be_made_does_not_keep_the_preparing_going(
         pytest.fail("preparing never ended")
     board.play("queen")
     board.play("moon")  # silent, never raising
+
+
+def test_a_frame_waits_for_a_sound_being_made_only_within_its_budget(
+    mixer_off: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A sound the thread is making is waited for while the budget lasts, so even a loop that
+    never sleeps gives the thread time; once the budget is spent the frame goes on."""
+    waits: list[float | None] = []
+
+    class Slow(Future[object]):
+        """Samples that are never ready; records how long each wait for them was allowed."""
+
+        def exception(self, timeout: float | None = None) -> BaseException | None:
+            waits.append(timeout)
+            raise TimeoutError
+
+    class Recording:
+        def submit(self, *job: object) -> Future[object]:
+            return Slow()
+
+    monkeypatch.setattr(sounds, "_synthesiser", Recording)
+    board = SoundBoard()
+    assert board.available
+    assert not board.preload(time.perf_counter() + FAR)
+    assert waits and all(wait is not None and 0 < wait <= FAR for wait in waits)
+    waits.clear()
+    assert not board.preload(time.perf_counter() - 1)
+    assert waits == [], "no waiting once the frame's budget is spent"

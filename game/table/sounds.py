@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -121,7 +122,7 @@ class SoundBoard:
                 if name not in self._making and name not in self._broken:
                     self._making[name] = (rate, _synthesiser().submit(synthesize, name, rate))
         for name, (_, samples) in list(self._making.items()):
-            if budget is not None and not (samples.done() and budget.allows(MIXER_COPY_S)):
+            if budget is not None and not (_ready(samples, budget) and budget.allows(MIXER_COPY_S)):
                 continue
             try:
                 self._sound(name)
@@ -164,6 +165,17 @@ class SoundBoard:
                 self._spec = None
             self._failed = self._spec is None
         return self._spec is not None
+
+
+def _ready(samples: Future[np.ndarray], budget: FrameBudget) -> bool:
+    """Return whether the background thread has made ``samples``, waiting for them while the
+    frame's budget has time left (the thread runs meanwhile: a frame that only drew and
+    checked would leave it little time to run in a loop that never waits)."""
+    left = budget.deadline - time.perf_counter() - MIXER_COPY_S
+    if not samples.done() and left > 0:
+        with contextlib.suppress(TimeoutError):  # not made yet: a later frame waits again
+            samples.exception(timeout=left)
+    return samples.done()
 
 
 _SYNTHESISER: ThreadPoolExecutor | None = None
