@@ -4,6 +4,8 @@ from collections.abc import Sequence
 
 from ai.search_py import DealPlan, Goal, History, PassRecord, Table
 
+TALLY_SIZE: int
+
 def rollout(
     hands: Sequence[int], table: Table, card: int, seed: int
 ) -> tuple[tuple[int, int, int, int], int]: ...
@@ -24,6 +26,18 @@ def evaluate(
     leaf_cards: int = 0,
     look_ahead: bool = False,
 ) -> list[int]: ...
+def evaluate_detail(
+    deals: Sequence[Sequence[int]],
+    table: Table,
+    candidates: Sequence[int],
+    rollouts: int,
+    seed: int,
+    first_deal: int,
+    exact_cards: int,
+    goal: Goal,
+    leaf_cards: int = 0,
+    look_ahead: bool = False,
+) -> tuple[list[int], list[int]]: ...
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int
 ) -> list[tuple[int, int, int, int]]: ...

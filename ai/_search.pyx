@@ -318,10 +318,12 @@ cdef enum:
 
 cdef struct Known:
     u64 hands[4]
-    # ``summary`` + 1, so that 0 marks an empty entry.
-    u64 summary
+    # ``summary`` + 1, so that 0 marks an empty entry (a summary takes 30 bits).
+    unsigned int summary
     signed char points[4]
     signed char shooter
+    # What each seat took at the end of the best line (``c_outcome``).
+    unsigned int outcome
 
 
 cdef inline u64 c_summary(const Pos* pos) noexcept nogil:
@@ -341,6 +343,11 @@ cdef inline u64 c_summary(const Pos* pos) noexcept nogil:
     return key
 
 
+cdef inline u64 c_outcome(const Pos* pos) noexcept nogil:
+    """Pack what each seat has taken (see the twin's ``_outcome``)."""
+    return c_summary(pos) >> 2
+
+
 cdef inline Known* c_slot(Known* known, const Pos* pos, u64 summary) noexcept nogil:
     cdef u64 h = summary
     cdef int seat
@@ -350,24 +357,35 @@ cdef inline Known* c_slot(Known* known, const Pos* pos, u64 summary) noexcept no
     return &known[h & (KNOWN_SIZE - 1)]
 
 
-cdef int c_exact(const Pos* pos, int flags, int* points, Known* known) noexcept nogil:
-    cdef int seat, card, shooter, i
+cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outcome,
+                 int* winner, bint track) noexcept nogil:
+    """Search the rest of the hand exactly into ``points``; return the moon shooter or -1, with
+    the winner of the trick open here in ``winner`` (at a trick's start: the trick just won)
+    and, when ``track``, what each seat took in ``outcome`` (one table ``known`` serves
+    searches that all track or all do not)."""
+    cdef int seat, card, shooter, i, child_winner
     cdef int previous = -1
     cdef int best_shooter = -1
+    cdef int best_winner = -1
     cdef bint found = False
     cdef int result[4]
     cdef u64 legal, in_play, special
+    cdef u64 child_outcome = 0
+    cdef u64 best_outcome = 0
     cdef u64 summary = 0
     cdef Known* entry = NULL
     cdef Pos child
     if c_settled(pos, flags):
+        if track:
+            outcome[0] = c_outcome(pos)
+        winner[0] = pos.leader
         return c_score(pos, flags, points)
     if known != NULL and pos.count == 0:
         # The same position is met again through other orders of play: look it up.
         summary = c_summary(pos) + 1
         entry = c_slot(known, pos, summary)
         if (
-            entry.summary == summary
+            entry.summary == <unsigned int>summary
             and entry.hands[0] == pos.hands[0]
             and entry.hands[1] == pos.hands[1]
             and entry.hands[2] == pos.hands[2]
@@ -375,6 +393,8 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known) noexcept 
         ):
             for i in range(4):
                 points[i] = entry.points[i]
+            outcome[0] = entry.outcome
+            winner[0] = pos.leader
             return entry.shooter
     seat = (pos.leader + pos.count) & 3
     legal = c_legal(pos, flags)
@@ -398,22 +418,29 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known) noexcept 
         previous = card
         child = pos[0]
         c_apply(&child, card, flags)
-        shooter = c_exact(&child, flags, result, known)
+        shooter = c_exact(&child, flags, result, known, &child_outcome, &child_winner, track)
         if not found or c_margin(result, seat) < c_margin(points, seat):
             for i in range(4):
                 points[i] = result[i]
             best_shooter = shooter
+            best_outcome = child_outcome
+            best_winner = child_winner
             found = True
+    outcome[0] = best_outcome
+    winner[0] = pos.leader if pos.count == 0 else best_winner
     if entry != NULL:
-        entry.summary = summary
+        entry.summary = <unsigned int>summary
         for i in range(4):
             entry.hands[i] = pos.hands[i]
             entry.points[i] = <signed char>points[i]
         entry.shooter = <signed char>best_shooter
+        entry.outcome = <unsigned int>best_outcome
     return best_shooter
 
 
-cdef i64 c_cost(const int* points, int shooter, const Goal* goal) noexcept nogil:
+cdef i64 c_cost(const int* points, int shooter, const Goal* goal, int* match) noexcept nogil:
+    """Return the cost of a final result; ``match`` is 1 when it loses the match, -1 when it
+    wins it, else 0."""
     cdef int shift = goal.moon_shift[shooter] if shooter >= 0 else 0
     cdef int final[4]
     cdef int totals[4]
@@ -422,6 +449,7 @@ cdef i64 c_cost(const int* points, int shooter, const Goal* goal) noexcept nogil
     for seat in range(4):
         final[seat] = points[seat] + shift
     cost = 4 * final[goal.seat] - (final[0] + final[1] + final[2] + final[3])
+    match[0] = 0
     if goal.match_weight:
         top = -(1 << 30)
         low = 1 << 30
@@ -437,7 +465,8 @@ cdef i64 c_cost(const int* points, int shooter, const Goal* goal) noexcept nogil
                 if totals[seat] == low:
                     lows += 1
             if lows == 1:
-                cost += -goal.match_weight if totals[goal.seat] == low else goal.match_weight
+                match[0] = -1 if totals[goal.seat] == low else 1
+                cost += match[0] * goal.match_weight
     return cost
 
 
@@ -487,7 +516,7 @@ cdef int c_look_ahead(const Pos* pos, int flags) noexcept nogil:
         legal &= legal - 1
         child = pos[0]
         c_apply(&child, card, flags)
-        shooter = c_play_out(&child, flags, 0, points, NULL, 0, NULL, -1, 0)
+        shooter = c_play_out(&child, flags, 0, points, NULL, 0, NULL, -1, 0, NULL, NULL)
         if shooter >= 0:
             for other in range(4):
                 points[other] -= -26 if other == shooter else 26
@@ -499,18 +528,30 @@ cdef int c_look_ahead(const Pos* pos, int flags) noexcept nogil:
 
 
 cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int leaf,
-                    Known* known, int looker, int epsilon) noexcept nogil:
+                    Known* known, int looker, int epsilon, u64* outcome,
+                    int* winner) noexcept nogil:
     """Roll out to the end into ``points``; return the moon shooter or -1.
 
     When ``played`` is not NULL, it receives the number of cards played, then the cards. From
     a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is searched
-    exactly with the table ``known``. The seat ``looker`` (-1: none) looks ahead.
+    exactly with the table ``known``. The seat ``looker`` (-1: none) looks ahead. When
+    ``outcome`` is not NULL, it receives what each seat took, and ``winner`` the winner of the
+    trick open at the start.
     """
     cdef u64 state = seed
-    cdef int card
+    cdef u64 ignored_outcome
+    cdef int ignored_winner
+    cdef int card, shooter
+    cdef int first_winner = -1 if pos.count else pos.leader
     while not c_settled(pos, flags):
         if leaf > 0 and pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) <= leaf:
-            return c_exact(pos, flags, points, known)
+            if outcome == NULL:
+                return c_exact(
+                    pos, flags, points, known, &ignored_outcome, &ignored_winner, False
+                )
+            shooter = c_exact(pos, flags, points, known, outcome, &ignored_winner, True)
+            winner[0] = first_winner
+            return shooter
         if ((pos.leader + pos.count) & 3) == looker and c_runner(pos) != looker:
             card = c_look_ahead(pos, flags)
         else:
@@ -519,6 +560,11 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int
             played[0] += 1
             played[played[0]] = card
         c_apply(pos, card, flags)
+        if first_winner < 0 and pos.count == 0:
+            first_winner = pos.leader
+    if outcome != NULL:
+        outcome[0] = c_outcome(pos)
+        winner[0] = first_winner
     return c_score(pos, flags, points)
 
 
@@ -530,7 +576,9 @@ def rollout(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    cdef int shooter = c_play_out(&pos, flags, seed, points, NULL, 0, NULL, -1, C_EPSILON)
+    cdef int shooter = c_play_out(
+        &pos, flags, seed, points, NULL, 0, NULL, -1, C_EPSILON, NULL, NULL
+    )
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -544,7 +592,7 @@ def rollout_cards(hands, table, int card, u64 seed):
     read_table(hands, table, &pos, &flags)
     if card >= 0:
         c_apply(&pos, card, flags)
-    c_play_out(&pos, flags, seed, points, played, 0, NULL, -1, C_EPSILON)
+    c_play_out(&pos, flags, seed, points, played, 0, NULL, -1, C_EPSILON, NULL, NULL)
     return [played[i] for i in range(1, played[0] + 1)]
 
 
@@ -554,14 +602,15 @@ def exact(hands, table, int card):
     cdef int flags
     cdef int points[4]
     cdef Known* known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
-    cdef int shooter
+    cdef int shooter, winner
+    cdef u64 outcome
     if known == NULL:
         raise MemoryError()
     try:
         read_table(hands, table, &pos, &flags)
         if card >= 0:
             c_apply(&pos, card, flags)
-        shooter = c_exact(&pos, flags, points, known)
+        shooter = c_exact(&pos, flags, points, known, &outcome, &winner, False)
         return (points[0], points[1], points[2], points[3]), shooter
     finally:
         free(known)
@@ -576,24 +625,68 @@ def policy_card(hands, table):
     return c_policy(&pos, flags, &state, 0)
 
 
-def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
-             goal, int leaf_cards=0, bint look_ahead=False):
-    """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
+cdef enum:
+    # Entries of a candidate's tallies (see the twin's ``TALLY_...``).
+    T_HEARTS = 0
+    T_QUEEN = 1
+    T_JACK = 2
+    T_SHOT = 3
+    T_CONCEDED = 4
+    T_TRICK = 5
+    T_BONUS = 6
+    T_OTHERS_BONUS = 7
+    T_MATCH_WON = 8
+    T_MATCH_LOST = 9
+    T_SIZE = 10
+
+
+TALLY_SIZE = T_SIZE
+
+
+cdef inline void c_tally(i64* tallies, int shooter, u64 outcome, int winner, int match, int seat,
+                         int flags) noexcept nogil:
+    """Add one run's outcome for ``seat`` to a candidate's tallies (see the twin's)."""
+    cdef u64 mine = outcome >> (7 * seat)
+    cdef int other
+    tallies[T_HEARTS] += <i64>(mine & 15)
+    tallies[T_QUEEN] += <i64>((mine >> 4) & 1)
+    if flags & JACK_OF_DIAMONDS_FLAG:
+        tallies[T_JACK] += <i64>((mine >> 5) & 1)
+    if shooter >= 0:
+        tallies[T_SHOT if shooter == seat else T_CONCEDED] += 1
+    elif flags & NO_TRICKS_BONUS:
+        for other in range(4):
+            if not (outcome >> (7 * other + 6)) & 1:
+                tallies[T_BONUS if other == seat else T_OTHERS_BONUS] += 1
+    if winner == seat:
+        tallies[T_TRICK] += 1
+    if match:
+        tallies[T_MATCH_LOST if match > 0 else T_MATCH_WON] += 1
+
+
+cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal,
+                       int exact_cards, goal, int leaf_cards, bint look_ahead, bint detail):
+    """Return the cost per deal and candidate, and the tallies when ``detail`` (see the
+    twin's ``_evaluate``)."""
     cdef Pos base, pos
     cdef Goal c_goal
-    cdef int flags, slot, number, shooter, mover, index, looker
+    cdef int flags, slot, number, shooter, mover, index, looker, runs, match, winner
     cdef int points[4]
+    cdef u64 outcome
     cdef int n_deals = len(deals)
     cdef int n_candidates = len(candidates)
     cdef bint searched
     cdef Known* known = NULL
     cdef Pos* bases = <Pos*>malloc(max(n_deals, 1) * sizeof(Pos))
     cdef int* cards = <int*>malloc(max(n_candidates, 1) * sizeof(int))
-    cdef i64* costs = <i64*>malloc(max(n_candidates, 1) * sizeof(i64))
-    if bases == NULL or cards == NULL or costs == NULL:
+    cdef i64* costs = <i64*>calloc(max(n_deals * n_candidates, 1), sizeof(i64))
+    cdef i64* tallies = <i64*>calloc(max(n_candidates * T_SIZE, 1), sizeof(i64))
+    cdef u64* want_outcome = &outcome if detail else NULL
+    if bases == NULL or cards == NULL or costs == NULL or tallies == NULL:
         free(bases)
         free(cards)
         free(costs)
+        free(tallies)
         raise MemoryError()
     try:
         read_goal(goal, &c_goal)
@@ -602,7 +695,6 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
             read_table(deals[index], table, &bases[index], &flags)
         for slot in range(n_candidates):
             cards[slot] = candidates[slot]
-            costs[slot] = 0
         # The seat to move holds as many cards in every deal (the table says how many it played).
         searched = False
         if exact_cards > 0 and n_deals > 0:
@@ -612,39 +704,79 @@ def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, i
             known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
             if known == NULL:
                 raise MemoryError()
+        runs = 1 if searched else rollouts
         with nogil:
             for index in range(n_deals):
                 base = bases[index]
                 for slot in range(n_candidates):
-                    if searched:
+                    for number in range(runs):
                         pos = base
                         if cards[slot] >= 0:
                             c_apply(&pos, cards[slot], flags)
-                        shooter = c_exact(&pos, flags, points, known)
-                        costs[slot] += c_cost(points, shooter, &c_goal)
-                        continue
-                    for number in range(rollouts):
-                        pos = base
-                        if cards[slot] >= 0:
-                            c_apply(&pos, cards[slot], flags)
-                        shooter = c_play_out(
-                            &pos,
-                            flags,
-                            seed + (first_deal + <u64>index) * <u64>rollouts + <u64>number,
-                            points,
-                            NULL,
-                            leaf_cards,
-                            known,
-                            looker,
-                            C_EPSILON,
+                        if searched:
+                            shooter = c_exact(
+                                &pos, flags, points, known, &outcome, &winner, detail
+                            )
+                        else:
+                            shooter = c_play_out(
+                                &pos,
+                                flags,
+                                seed + (first_deal + <u64>index) * <u64>rollouts + <u64>number,
+                                points,
+                                NULL,
+                                leaf_cards,
+                                known,
+                                looker,
+                                C_EPSILON,
+                                want_outcome,
+                                &winner,
+                            )
+                        costs[index * n_candidates + slot] += c_cost(
+                            points, shooter, &c_goal, &match
                         )
-                        costs[slot] += c_cost(points, shooter, &c_goal)
-        return [costs[slot] for slot in range(n_candidates)]
+                        if detail:
+                            c_tally(
+                                &tallies[slot * T_SIZE],
+                                shooter,
+                                outcome,
+                                winner,
+                                match,
+                                c_goal.seat,
+                                flags,
+                            )
+        if not detail:
+            for index in range(1, n_deals):
+                for slot in range(n_candidates):
+                    costs[slot] += costs[index * n_candidates + slot]
+            return [costs[slot] for slot in range(n_candidates)]
+        return (
+            [costs[index] for index in range(n_deals * n_candidates)],
+            [tallies[index] for index in range(n_candidates * T_SIZE)],
+        )
     finally:
         free(bases)
         free(cards)
         free(costs)
+        free(tallies)
         free(known)
+
+
+def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
+             goal, int leaf_cards=0, bint look_ahead=False):
+    """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
+    return c_evaluate(
+        deals, table, candidates, rollouts, seed, first_deal, exact_cards, goal, leaf_cards,
+        look_ahead, False,
+    )
+
+
+def evaluate_detail(deals, table, candidates, int rollouts, u64 seed, u64 first_deal,
+                    int exact_cards, goal, int leaf_cards=0, bint look_ahead=False):
+    """Return the cost per deal and candidate, and each candidate's tallies (see the twin)."""
+    return c_evaluate(
+        deals, table, candidates, rollouts, seed, first_deal, exact_cards, goal, leaf_cards,
+        look_ahead, True,
+    )
 
 
 cdef enum:

@@ -34,6 +34,7 @@ deals, never on the time taken.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -44,9 +45,10 @@ from ai.bot import Budget
 from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
+from ai.outcomes import Outcome
 from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
 from ai.sampler import DealSampler
-from ai.search import Goal, Table, deal_plan, evaluate, policy_card
+from ai.search import TALLY_SIZE, Goal, Table, deal_plan, evaluate_detail, policy_card
 from core.cards import (
     FULL_DECK,
     HEARTS,
@@ -319,17 +321,18 @@ class HardBot:
             pass_record(observation, model) if model is not None else None,
         )
         seed = self._rng.getrandbits(64)
-        totals = [0] * len(legal)
+        width = len(legal)
+        by_deal: list[list[int]] = [[] for _ in legal]
+        tallies = [0] * (width * TALLY_SIZE)
         deep = is_deep(budget)
         leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
 
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)
-            costs = evaluate(
+            costs, counts = evaluate_detail(
                 deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal, leaf, deep
             )
-            for slot, cost in enumerate(costs):
-                totals[slot] += cost
+            gather(by_deal, tallies, costs, counts, 0)
 
         # An exact search gives the same answer on the same deal: a few passes over a small
         # set of deals measure it as well as any number of samples.
@@ -338,11 +341,15 @@ class HardBot:
         runs = samples * (1 if exact else self.rollouts)
         return SearchValues(
             tuple((card,) for card in legal),
-            tuple(totals),
+            tuple(sum(costs) for costs in by_deal),
             samples,
             runs,
             exact,
             reader.mean_power(),
+            tuple(tuple(costs) for costs in by_deal),
+            _split(tallies, width),
+            table.flags,
+            goal.match_weight,
         )
 
     # -- passing -------------------------------------------------------------------------------
@@ -408,7 +415,8 @@ class HardBot:
         table = Table((0, 0, 0, 0), (), -1, 0, False, observation.rules.flags)
         goal = goal_of(observation)
         seed = self._rng.getrandbits(64)
-        totals = [0] * len(candidates)
+        by_deal: list[list[int]] = [[] for _ in candidates]
+        tallies = [0] * (len(candidates) * TALLY_SIZE)
 
         receiver = pass_receiver(seat, direction)
         passed_masks = [mask_of(passed) for passed in candidates]
@@ -433,13 +441,23 @@ class HardBot:
                     deal[seat] &= ~passed
                     deal[receiver] |= passed
                     deals.append(deal)
-                totals[slot] += evaluate(deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal)[
-                    0
-                ]
+                costs, counts = evaluate_detail(
+                    deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal
+                )
+                gather(by_deal, tallies, costs, counts, slot)
 
         samples = self._run(budget, batch, None, least)
         return SearchValues(
-            tuple(candidates), tuple(totals), samples, samples * PASS_ROLLOUTS, False
+            tuple(candidates),
+            tuple(sum(costs) for costs in by_deal),
+            samples,
+            samples * PASS_ROLLOUTS,
+            False,
+            None,
+            tuple(tuple(costs) for costs in by_deal),
+            _split(tallies, len(candidates)),
+            table.flags,
+            goal.match_weight,
         )
 
 
@@ -461,16 +479,66 @@ class SearchValues:
     #: How much the observed plays weighed the deals: the mean tempering power (1: in full,
     #: 0: not at all), or None when there were no plays to read.
     evidence: float | None = None
+    #: Per candidate, its cost on each deal (summed over the deal's runs), in deal order: the
+    #: same deals for every candidate, so differences can be taken deal by deal.
+    by_deal: tuple[tuple[int, ...], ...] = ()
+    #: Per candidate, what its runs led to (``ai.search.TALLY_...``), summed.
+    tallies: tuple[tuple[int, ...], ...] = ()
+    #: The rules' flags and the match weight the costs were measured with.
+    flags: int = 0
+    match_weight: int = 0
 
     def best(self) -> int:
         """Return the slot of the lowest total cost (ties: the earliest candidate)."""
         return min(range(len(self.totals)), key=lambda slot: self.totals[slot])
+
+    def outcome(self, slot: int) -> Outcome:
+        """Return what a candidate's runs led to (``ai.outcomes``)."""
+        return Outcome(self.runs, self.tallies[slot], self.flags, self.match_weight)
+
+    def paired(self, slot: int, other: int) -> tuple[float, float]:
+        """Return how much more ``slot`` costs than ``other`` on average, in points of Diff,
+        and the standard error of that difference, taken deal by deal over the deals both
+        were valued on (infinite with fewer than two deals)."""
+        if self.runs == 0 or not self.by_deal:
+            raise ValueError("nothing was measured deal by deal")
+        per_deal = self.runs // self.samples
+        differences = [a - b for a, b in zip(self.by_deal[slot], self.by_deal[other], strict=True)]
+        scale = 3 * per_deal
+        count = len(differences)
+        mean = sum(differences) / count
+        if count < 2:
+            return mean / scale, math.inf
+        variance = sum((d - mean) ** 2 for d in differences) / (count - 1)
+        return mean / scale, math.sqrt(variance / count) / scale
 
     def mean(self, slot: int) -> float:
         """Return a candidate's mean cost in points of Diff for the hand (lower is better)."""
         if self.runs == 0:
             raise ValueError("nothing was measured")
         return self.totals[slot] / self.runs / 3
+
+
+def gather(
+    by_deal: list[list[int]],
+    tallies: list[int],
+    costs: Sequence[int],
+    counts: Sequence[int],
+    first: int,
+) -> None:
+    """Add what ``evaluate_detail`` returned for candidates ``first``.. to a search's results:
+    each candidate's costs deal by deal to ``by_deal``, its tallies to the flat ``tallies``."""
+    width = len(counts) // TALLY_SIZE
+    for slot in range(width):
+        by_deal[first + slot] += costs[slot::width]
+    start = first * TALLY_SIZE
+    for index, number in enumerate(counts):
+        tallies[start + index] += number
+
+
+def _split(flat: Sequence[int], width: int) -> tuple[tuple[int, ...], ...]:
+    """Return a flat list of ``width`` candidates' tallies as one tuple per candidate."""
+    return tuple(tuple(flat[slot * TALLY_SIZE : (slot + 1) * TALLY_SIZE]) for slot in range(width))
 
 
 def _mean_values(labels: Sequence[str], totals: Sequence[int], runs: int) -> dict[str, float]:

@@ -14,8 +14,25 @@ play (one legal card) loses nothing and is not searched.
 **What the numbers mean.** A loss of 1 means the choice gave away, on average, one point of
 score difference against the table in this hand, compared with the best choice the search
 found. ``classify`` names the size of a loss: *fine* below ``INACCURACY_POINTS``, an
-*inaccuracy* below ``MISTAKE_POINTS``, a *mistake* from there up. The search samples deals,
-so a loss under half a point is within its noise and counts as fine.
+*inaccuracy* below ``MISTAKE_POINTS``, a *mistake* from there up.
+
+**Noise.** The search samples deals, so a loss is an estimate. Its *margin* is
+``CLEAR_ERRORS`` standard errors of the difference between the two actions, taken deal by
+deal over the deals that valued both (the luck of the cards cancels out of a paired
+difference). A loss is *clear* when it exceeds its margin; a decision is an inaccuracy or a
+mistake only when its loss is clear, and a loss of an inaccuracy's size that is not clear is
+*too close to call* (graded fine). The *best choices* are the best one found and every other
+candidate that is not clearly worse than it: when they are one action, the same search of the
+same position on other deals, with at least as many (a hint's, made with ``analyse``), finds
+the same best action, except by a chance of a few in a thousand.
+
+**Why.** For a loss, the search's tallies (``ai.outcomes``) say what the chosen and the best
+action led to over the same deals, and ``ai.explain`` says in one sentence which part of the
+cost differs most, with both numbers.
+
+**Totals.** ``Review.summary`` lists the inaccuracies, the mistakes and the losses too close
+to call, and groups every other loss as small slips: the listed losses and the slips add up
+to the total exactly (all are rounded to ``DECIMALS`` first).
 
 **Repeatable.** Each decision's search is seeded from the review's seed, the hand, the seat
 and the trick, and stops after ``samples`` deals: the same record, seed and sample count give
@@ -35,7 +52,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
+from ai.explain import Explanation, explain
 from ai.hard import HardBot
+from ai.outcomes import Outcome
 from core.actions import PassAction
 from core.cards import card_text, count, has_card
 from core.controller import Controller
@@ -55,6 +74,9 @@ MAX_SAMPLES = 10_000
 DEFAULT_SEED = 0
 #: Decimals of the losses and costs a review reports.
 DECIMALS = 2
+#: Standard errors of a paired difference that make its margin: a loss beyond it is clear.
+#: Three keep the chance that noise alone looks clear near one in a thousand.
+CLEAR_ERRORS = 3.0
 
 #: Called after each decision with the number reviewed so far and the number to review. It may
 #: raise to stop the review (the exception goes through to the caller).
@@ -112,7 +134,13 @@ class DecisionReview:
     ``chosen`` and ``best`` are one card or three (``best`` equals ``chosen`` when the choice
     was the best one found); ``loss`` is in points of Diff, rounded to ``DECIMALS``;
     ``chosen_cost`` and ``best_cost`` are the expected costs (None for a forced play, which is
-    not searched); ``samples`` is the number of deals searched.
+    not searched); ``samples`` is the number of deals searched. ``margin`` is the loss's noise
+    (``CLEAR_ERRORS`` paired standard errors; None when not measured: a forced play, or a
+    review kept from before margins were measured, whose losses count as clear);
+    ``close`` the other actions within the noise of the best one (the chosen one among them
+    when it is); ``chosen_outcome`` and ``best_outcome`` what the two led to
+    (``ai.outcomes``); ``explanation`` why the chosen action cost more (None when it was the
+    best one).
     """
 
     hand: int
@@ -125,11 +153,33 @@ class DecisionReview:
     chosen_cost: float | None
     best_cost: float | None
     samples: int
+    margin: float | None = None
+    close: tuple[tuple[int, ...], ...] = ()
+    chosen_outcome: Outcome | None = None
+    best_outcome: Outcome | None = None
+    explanation: Explanation | None = None
+
+    @property
+    def clear(self) -> bool:
+        """Return whether the loss is clear of the search's noise (see the module notes)."""
+        return self.margin is None or self.loss > self.margin
 
     @property
     def grade(self) -> str:
-        """Return the class of the loss: ``fine``, ``inaccuracy`` or ``mistake``."""
-        return classify(self.loss)
+        """Return the class of the loss: ``fine``, ``inaccuracy`` or ``mistake`` (a loss that
+        is not clear of the noise is fine)."""
+        return classify(self.loss) if self.clear else "fine"
+
+    @property
+    def too_close(self) -> bool:
+        """Return whether the loss is of an inaccuracy's size but not clear of the noise."""
+        return not self.clear and classify(self.loss) != "fine"
+
+    @property
+    def best_choices(self) -> tuple[tuple[int, ...], ...]:
+        """Return the best action found and those within its noise (``close``), each in card
+        order."""
+        return (tuple(sorted(self.best)), *self.close)
 
     @property
     def forced(self) -> bool:
@@ -146,7 +196,15 @@ class DecisionReview:
             "chosen": _cards_json(self.kind, self.chosen),
             "best": _cards_json(self.kind, self.best),
             "loss": self.loss,
+            "margin": self.margin,
+            "clear": self.clear,
+            "too_close": self.too_close,
             "class": self.grade,
+            "close": [_cards_json(self.kind, cards) for cards in self.close],
+            "why": None if self.explanation is None else self.explanation.text,
+            "why_part": None if self.explanation is None else self.explanation.part,
+            "chosen_outcome": _outcome_json(self.chosen_outcome),
+            "best_outcome": _outcome_json(self.best_outcome),
         }
 
 
@@ -159,14 +217,52 @@ class Review:
     @property
     def total_loss(self) -> float:
         """Return the points lost to all the decisions together."""
-        return round(sum(decision.loss for decision in self.decisions), DECIMALS)
+        return _points(sum(_hundredths(decision.loss) for decision in self.decisions))
+
+    def summary(self) -> LossSummary:
+        """Return the losses as listed (see the module notes, "Totals")."""
+        listed = tuple(d for d in self.decisions if d.grade != "fine" or d.too_close)
+        slips = [d for d in self.decisions if d not in listed and d.loss > 0]
+        return LossSummary(
+            listed,
+            len(slips),
+            _points(sum(_hundredths(d.loss) for d in slips)),
+            self.total_loss,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Return the review as ``mdhearts review --json`` prints it."""
+        summary = self.summary()
         return {
             "decisions": [decision.to_dict() for decision in self.decisions],
             "total_loss": self.total_loss,
+            "small_slips": {"count": summary.slips, "loss": summary.slips_loss},
         }
+
+
+@dataclass(frozen=True)
+class LossSummary:
+    """A review's losses as a coach lists them: the ``listed`` decisions (inaccuracies,
+    mistakes, losses too close to call), the other decisions that lost something grouped as
+    ``slips`` small slips losing ``slips_loss`` together, and the ``total``, which is the sum
+    of the listed losses and ``slips_loss`` exactly."""
+
+    listed: tuple[DecisionReview, ...]
+    slips: int
+    slips_loss: float
+    total: float
+
+
+def _hundredths(points: float) -> int:
+    return round(points * 10.0**DECIMALS)
+
+
+def _points(hundredths: int) -> float:
+    return round(hundredths / 10.0**DECIMALS, DECIMALS)
+
+
+def _outcome_json(outcome: Outcome | None) -> dict[str, Any] | None:
+    return None if outcome is None else outcome.to_dict()
 
 
 def _cards_json(kind: str, cards: Sequence[int]) -> str | list[str]:
@@ -275,6 +371,26 @@ class Analysis:
     costs: tuple[float, ...]
     best: int
     samples: int
+    #: Per candidate, the standard error of its cost minus the best one's, taken deal by deal
+    #: (0 for the best one).
+    errors: tuple[float, ...] = ()
+    #: Per candidate, what its runs led to (``ai.outcomes``).
+    outcomes: tuple[Outcome, ...] = ()
+
+    def margin(self, slot: int) -> float:
+        """Return the noise margin of a candidate's loss (``CLEAR_ERRORS`` standard errors)."""
+        return CLEAR_ERRORS * self.errors[slot]
+
+    def best_choices(self) -> tuple[int, ...]:
+        """Return the slots of the best candidate and of every other candidate whose loss is
+        not clear of the noise, best first, then in candidate order."""
+        best = self.best
+        close = [
+            slot
+            for slot in range(len(self.candidates))
+            if slot != best and self.costs[slot] - self.costs[best] <= self.margin(slot)
+        ]
+        return (best, *close)
 
 
 def analyse(
@@ -300,12 +416,15 @@ def analyse(
             raise ValueError("only a pass has card sets to include")
         values = bot.play_values(observation, budget, min_samples=1)
     slots = range(len(values.candidates))
+    best = values.best()
     return Analysis(
         "pass" if observation.must_pass else "play",
         values.candidates,
         tuple(values.mean(slot) for slot in slots),
-        values.best(),
+        best,
         values.samples,
+        tuple(0.0 if slot == best else values.paired(slot, best)[1] for slot in slots),
+        tuple(values.outcome(slot) for slot in slots),
     )
 
 
@@ -348,6 +467,17 @@ def review_decision(
     best_slot = analysis.best
     chosen_cost = analysis.costs[chosen_slot]
     best_cost = analysis.costs[best_slot]
+    best = chosen if best_slot == chosen_slot else analysis.candidates[best_slot]
+    why = None
+    if best_slot != chosen_slot:
+        why = explain(
+            decision.kind,
+            observation.hand,
+            chosen,
+            best,
+            analysis.outcomes[chosen_slot],
+            analysis.outcomes[best_slot],
+        )
     # The best candidate has the lowest cost over the same deals: the loss is never below 0.
     return DecisionReview(
         decision.hand,
@@ -355,11 +485,16 @@ def review_decision(
         decision.kind,
         decision.trick,
         chosen,
-        chosen if best_slot == chosen_slot else analysis.candidates[best_slot],
+        best,
         round(chosen_cost - best_cost, DECIMALS),
         round(chosen_cost, DECIMALS),
         round(best_cost, DECIMALS),
         analysis.samples,
+        round(analysis.margin(chosen_slot), DECIMALS),
+        tuple(analysis.candidates[slot] for slot in analysis.best_choices()[1:]),
+        analysis.outcomes[chosen_slot],
+        analysis.outcomes[best_slot],
+        why,
     )
 
 

@@ -12,6 +12,17 @@ from ai.search_py import (
     EPSILON,
     EVIDENCE_SIZE,
     GUARD_KEYS,
+    TALLY_BONUS,
+    TALLY_CONCEDED,
+    TALLY_HEARTS,
+    TALLY_JACK,
+    TALLY_MATCH_LOST,
+    TALLY_MATCH_WON,
+    TALLY_OTHERS_BONUS,
+    TALLY_QUEEN,
+    TALLY_SHOT,
+    TALLY_SIZE,
+    TALLY_TRICK,
     DealPlan,
     Goal,
     History,
@@ -24,6 +35,7 @@ from core.native import load_native, same_function
 _implementation, COMPILED = load_native("ai._search", search_py)
 
 evaluate = same_function(search_py.evaluate, _implementation)
+evaluate_detail = same_function(search_py.evaluate_detail, _implementation)
 exact = same_function(search_py.exact, _implementation)
 pass_evidence = same_function(search_py.pass_evidence, _implementation)
 play_evidence = same_function(search_py.play_evidence, _implementation)
@@ -37,6 +49,17 @@ __all__ = [
     "EPSILON",
     "EVIDENCE_SIZE",
     "GUARD_KEYS",
+    "TALLY_BONUS",
+    "TALLY_CONCEDED",
+    "TALLY_HEARTS",
+    "TALLY_JACK",
+    "TALLY_MATCH_LOST",
+    "TALLY_MATCH_WON",
+    "TALLY_OTHERS_BONUS",
+    "TALLY_QUEEN",
+    "TALLY_SHOT",
+    "TALLY_SIZE",
+    "TALLY_TRICK",
     "DealPlan",
     "Goal",
     "History",
@@ -44,6 +67,7 @@ __all__ = [
     "Table",
     "deal_plan",
     "evaluate",
+    "evaluate_detail",
     "exact",
     "pass_evidence",
     "play_evidence",

@@ -46,6 +46,17 @@ times "own points minus the others' mean"), where ``p`` are the hand points move
 shift of the shooter (how moon ``add``/``subtract``/``auto`` scores differ from ``add``); plus or
 minus ``match_weight`` when the hand ends the match and ``s`` loses or wins it.
 
+**Tallies.** ``evaluate_detail`` also returns each deal's cost per candidate (so that two
+candidates can be compared deal by deal, with their paired noise) and counts, per candidate
+over the same runs, what the searching seat ends up with: hearts taken, the Q♠ and the J♦
+taken, a moon shot or conceded, the trick open at the start won, the no-tricks bonus, the match
+won or lost (``TALLY_...``). An exact search carries them along its best line. With ``N`` runs
+the cost total splits exactly (``ai.outcomes``) into: the moon, ``-78`` per moon shot and
+``+26`` per moon conceded; in the runs without one, ``4·hearts - 13`` and ``52·Q♠ - 13``; under
+the J♦ rule ``10 - 40·J♦``; under the no-tricks bonus ``5·others - 15·own``; and the match
+weight per match lost, minus it per match won. (The moon's shift by the rules moves every seat
+alike and cancels out of the difference.)
+
 A hand stops early once no card left in any hand can change the score. With ``leaf_cards``,
 ``evaluate`` ends each rollout in the exact search once every hand holds that many cards at a
 trick's start.
@@ -186,6 +197,29 @@ class PassRecord(NamedTuple):
 
 #: Keys of a guard table per watched card (see ``PassRecord``).
 GUARD_KEYS = 2 * _SIDE
+
+#: What ``evaluate_detail`` counts per candidate, summed over its runs (see "Tallies"): the
+#: hearts the searching seat takes; runs where it takes the Q♠, the J♦ (with that rule); where
+#: it shoots the moon, another seat does; where it wins the trick open at the start; where it
+#: gets the no-tricks bonus, and how many other seats get it; where the hand wins, loses the
+#: match for it.
+(
+    TALLY_HEARTS,
+    TALLY_QUEEN,
+    TALLY_JACK,
+    TALLY_SHOT,
+    TALLY_CONCEDED,
+    TALLY_TRICK,
+    TALLY_BONUS,
+    TALLY_OTHERS_BONUS,
+    TALLY_MATCH_WON,
+    TALLY_MATCH_LOST,
+) = range(10)
+TALLY_SIZE = 10
+
+#: The end of a run: the points (moon added), the moon shooter or -1, what each seat took
+#: (``_outcome``) and the winner of the trick open at the run's start.
+_Result = tuple[list[int], int, int, int]
 
 
 class _Pos:
@@ -549,7 +583,7 @@ def _look_ahead(pos: _Pos, flags: int) -> int:
         legal &= legal - 1
         child = pos.copy()
         _apply(child, card, flags)
-        points, shooter = _play_out(child, flags, 0, epsilon=0)
+        points, shooter, _, _ = _play_out(child, flags, 0, epsilon=0)
         if shooter >= 0:
             # The moon taken back out of the points (``_score`` added it): the points taken.
             for other in range(4):
@@ -566,11 +600,12 @@ def _play_out(
     seed: int,
     played: list[int] | None = None,
     leaf: int = 0,
-    known: dict[tuple[int, ...], tuple[list[int], int]] | None = None,
+    known: dict[tuple[int, ...], _Result] | None = None,
     looker: int = -1,
     epsilon: int = EPSILON,
-) -> tuple[list[int], int]:
-    """Roll out to the end; return the points and the moon shooter or -1 (cards to ``played``).
+) -> _Result:
+    """Roll out to the end; return the points, the moon shooter or -1, the outcome (``_outcome``)
+    and the winner of the trick open at the start (cards to ``played``).
 
     From a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is
     searched exactly, remembering positions in ``known``. The seat ``looker`` (-1: none)
@@ -578,9 +613,11 @@ def _play_out(
     moon.
     """
     state = seed & _MASK64
+    winner = -1 if pos.trick else pos.leader
     while not _settled(pos, flags):
         if leaf and not pos.trick and pos.hands[pos.leader].bit_count() <= leaf:
-            return _exact(pos, flags, {} if known is None else known)
+            points, shooter, outcome, _ = _exact(pos, flags, {} if known is None else known)
+            return points, shooter, outcome, winner
         if (pos.leader + len(pos.trick)) & 3 == looker and _runner(pos) != looker:
             card = _look_ahead(pos, flags)
         else:
@@ -588,7 +625,10 @@ def _play_out(
         if played is not None:
             played.append(card)
         _apply(pos, card, flags)
-    return _score(pos, flags)
+        if winner < 0 and not pos.trick:
+            winner = pos.leader
+    points, shooter = _score(pos, flags)
+    return points, shooter, _outcome(pos), winner
 
 
 def _special(flags: int) -> int:
@@ -601,6 +641,12 @@ def _special(flags: int) -> int:
 def _margin(points: list[int], seat: int) -> int:
     """Return what a seat minimises in the exact search: its points against the others'."""
     return 4 * points[seat] - (points[0] + points[1] + points[2] + points[3])
+
+
+def _outcome(pos: _Pos) -> int:
+    """Pack what each seat has taken, as ``_summary`` does (7 bits a seat, seat 0 lowest: its
+    hearts, then whether it took the Q♠, the J♦, any trick), without the leader."""
+    return _summary(pos) >> 2
 
 
 def _summary(pos: _Pos) -> int:
@@ -620,11 +666,12 @@ def _summary(pos: _Pos) -> int:
     return key
 
 
-def _exact(
-    pos: _Pos, flags: int, known: dict[tuple[int, ...], tuple[list[int], int]]
-) -> tuple[list[int], int]:
+def _exact(pos: _Pos, flags: int, known: dict[tuple[int, ...], _Result]) -> _Result:
+    """Search the rest of the hand exactly; return what ``_play_out`` returns (the trick open
+    here is the one whose winner is given: at a trick's start, the trick just won)."""
     if _settled(pos, flags):
-        return _score(pos, flags)
+        points, shooter = _score(pos, flags)
+        return points, shooter, _outcome(pos), pos.leader
     key: tuple[int, ...] | None = None
     if not pos.trick:
         # The same position is met again through other orders of play: look it up.
@@ -640,7 +687,7 @@ def _exact(
         in_play |= 1 << card
     special = _special(flags)
     previous = -1
-    best: tuple[list[int], int] | None = None
+    best: _Result | None = None
     while legal:
         card = _lowest(legal)
         legal &= legal - 1
@@ -662,22 +709,52 @@ def _exact(
             best = result
     assert best is not None
     if key is not None:
+        best = (best[0], best[1], best[2], pos.leader)
         known[key] = best
     return best
 
 
-def _cost(points: list[int], shooter: int, goal: Goal) -> int:
+def _cost(points: list[int], shooter: int, goal: Goal) -> tuple[int, int]:
+    """Return the cost of a final result, and 1 when it loses the match, -1 when it wins it."""
     shift = goal.moon_shift[shooter] if shooter >= 0 else 0
     final = [points[seat] + shift for seat in range(4)]
     seat = goal.seat
     cost = 4 * final[seat] - (final[0] + final[1] + final[2] + final[3])
+    match = 0
     if goal.match_weight:
         totals = [goal.scores[other] + final[other] for other in range(4)]
         if max(totals) >= goal.end_score:
             low = min(totals)
             if totals.count(low) == 1:
-                cost += -goal.match_weight if totals[seat] == low else goal.match_weight
-    return cost
+                match = -1 if totals[seat] == low else 1
+    return cost + match * goal.match_weight, match
+
+
+def _tally(
+    tallies: list[int],
+    base: int,
+    result: _Result,
+    match: int,
+    seat: int,
+    flags: int,
+) -> None:
+    """Add one run's outcome for ``seat`` to ``tallies[base : base + TALLY_SIZE]``."""
+    _, shooter, outcome, winner = result
+    mine = outcome >> (7 * seat)
+    tallies[base + TALLY_HEARTS] += mine & 15
+    tallies[base + TALLY_QUEEN] += mine >> 4 & 1
+    if flags & _JACK_OF_DIAMONDS_FLAG:
+        tallies[base + TALLY_JACK] += mine >> 5 & 1
+    if shooter >= 0:
+        tallies[base + (TALLY_SHOT if shooter == seat else TALLY_CONCEDED)] += 1
+    elif flags & _NO_TRICKS_BONUS:
+        for other in range(4):
+            if not outcome >> (7 * other + 6) & 1:
+                tallies[base + (TALLY_BONUS if other == seat else TALLY_OTHERS_BONUS)] += 1
+    if winner == seat:
+        tallies[base + TALLY_TRICK] += 1
+    if match:
+        tallies[base + (TALLY_MATCH_LOST if match > 0 else TALLY_MATCH_WON)] += 1
 
 
 def rollout(
@@ -690,7 +767,7 @@ def rollout(
     pos = _position(hands, table)
     if card >= 0:
         _apply(pos, card, table.flags)
-    points, shooter = _play_out(pos, table.flags, seed)
+    points, shooter, _, _ = _play_out(pos, table.flags, seed)
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -709,7 +786,7 @@ def exact(hands: Sequence[int], table: Table, card: int) -> tuple[tuple[int, int
     pos = _position(hands, table)
     if card >= 0:
         _apply(pos, card, table.flags)
-    points, shooter = _exact(pos, table.flags, {})
+    points, shooter, _, _ = _exact(pos, table.flags, {})
     return (points[0], points[1], points[2], points[3]), shooter
 
 
@@ -829,10 +906,74 @@ def evaluate(
     many cards at a trick's start. With ``look_ahead``, the searching seat (``goal.seat``)
     chooses its later cards in a rollout by playing each out once (``_look_ahead``).
     """
+    deal_costs, _ = _evaluate(
+        deals,
+        table,
+        candidates,
+        rollouts,
+        seed,
+        first_deal,
+        exact_cards,
+        goal,
+        leaf_cards,
+        look_ahead,
+        False,
+    )
+    return [sum(deal_costs[slot :: len(candidates)]) for slot in range(len(candidates))]
+
+
+def evaluate_detail(
+    deals: Sequence[Sequence[int]],
+    table: Table,
+    candidates: Sequence[int],
+    rollouts: int,
+    seed: int,
+    first_deal: int,
+    exact_cards: int,
+    goal: Goal,
+    leaf_cards: int = 0,
+    look_ahead: bool = False,
+) -> tuple[list[int], list[int]]:
+    """``evaluate``, with the cost of every deal and what makes it up (see "Tallies").
+
+    Returns the cost of candidate ``c`` on deal ``d`` (summed over its rollouts) at
+    ``d * len(candidates) + c``, and candidate ``c``'s tallies, summed over every deal and
+    rollout, at ``c * TALLY_SIZE + TALLY_...``.
+    """
+    return _evaluate(
+        deals,
+        table,
+        candidates,
+        rollouts,
+        seed,
+        first_deal,
+        exact_cards,
+        goal,
+        leaf_cards,
+        look_ahead,
+        True,
+    )
+
+
+def _evaluate(
+    deals: Sequence[Sequence[int]],
+    table: Table,
+    candidates: Sequence[int],
+    rollouts: int,
+    seed: int,
+    first_deal: int,
+    exact_cards: int,
+    goal: Goal,
+    leaf_cards: int,
+    look_ahead: bool,
+    detail: bool,
+) -> tuple[list[int], list[int]]:
     looker = goal.seat if look_ahead else -1
     flags = table.flags
-    costs = [0] * len(candidates)
-    known: dict[tuple[int, ...], tuple[list[int], int]] = {}
+    width = len(candidates)
+    deal_costs = [0] * (len(deals) * width)
+    tallies = [0] * (width * TALLY_SIZE if detail else 0)
+    known: dict[tuple[int, ...], _Result] = {}
     # The seat to move holds as many cards in every deal (the table says how many it played).
     searched = False
     if exact_cards > 0 and deals:
@@ -841,18 +982,17 @@ def evaluate(
     for index, deal in enumerate(deals):
         base = _position(deal, table)
         for slot, card in enumerate(candidates):
-            if searched:
+            for number in range(1 if searched else rollouts):
                 pos = base.copy()
                 if card >= 0:
                     _apply(pos, card, flags)
-                points, shooter = _exact(pos, flags, known)
-                costs[slot] += _cost(points, shooter, goal)
-                continue
-            for number in range(rollouts):
-                pos = base.copy()
-                if card >= 0:
-                    _apply(pos, card, flags)
-                seed_here = seed + (first_deal + index) * rollouts + number
-                points, shooter = _play_out(pos, flags, seed_here, None, leaf_cards, known, looker)
-                costs[slot] += _cost(points, shooter, goal)
-    return costs
+                if searched:
+                    result = _exact(pos, flags, known)
+                else:
+                    seed_here = seed + (first_deal + index) * rollouts + number
+                    result = _play_out(pos, flags, seed_here, None, leaf_cards, known, looker)
+                cost, match = _cost(result[0], result[1], goal)
+                deal_costs[index * width + slot] += cost
+                if detail:
+                    _tally(tallies, slot * TALLY_SIZE, result, match, goal.seat, flags)
+    return deal_costs, tallies

@@ -29,7 +29,7 @@ _imported = time.perf_counter()
 dirs, _ = user_dirs()
 app = App(dirs, size=(int(sys.argv[1]), int(sys.argv[2])))
 _opened = time.perf_counter()
-app.stack.push(TitleScene(app))
+app.push(TitleScene(app))
 app.step(app.clock.tick({FPS}) / 1000)
 _drawn = time.perf_counter()
 print("{MARKER}", json.dumps({{

@@ -66,7 +66,7 @@ def _label(session: TableSession, app: App) -> str:
     """Describe the frame: the match phase and the animation beat being shown."""
     from game.table.scenes.table import TableScene
 
-    scene = next((s for s in app.stack.scenes if isinstance(s, TableScene)), None)
+    scene = next((s for s in app.scenes() if isinstance(s, TableScene)), None)
     beat = None if scene is None else scene.view.timeline.current
     if beat is None:
         return f"{session.phase}/idle"
@@ -163,7 +163,7 @@ def run_hand(
                 opponents=("hard", "hard", "hard"), speed="normal"
             )
             stepper = Stepper(app, profile=profile_slowest > 0)
-            app.stack.push(TitleScene(app))
+            app.push(TitleScene(app))
             title_frames = max(1, round(title_seconds * FPS))
             for _ in range(title_frames):
                 result.title.append(stepper.frame(lambda: False, lambda: "title"))
@@ -178,7 +178,7 @@ def run_hand(
                 limit_ms=app.think.limit_ms,
                 watch=True,
             )
-            app.stack.replace(TableScene(app, session))
+            app.show_only(TableScene(app, session))
             result.setup_ms = (time.perf_counter() - start) * 1000
             stepper.keep = profile_slowest
             stepper.count = 0
@@ -191,7 +191,7 @@ def run_hand(
 
             while time.perf_counter() - start < max_seconds:
                 result.hand.append(stepper.frame(thinking, label))
-                if isinstance(app.stack.top, HandSummary):
+                if isinstance(app.top_scene(), HandSummary):
                     result.finished = True
                     break
             result.wall_s = time.perf_counter() - start

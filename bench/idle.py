@@ -79,19 +79,19 @@ def run_idle(size: tuple[int, int], seconds: float) -> list[IdleCpu]:
         app = App(dirs=dirs, size=size, environ=dict(os.environ))
         try:
             title = TitleScene(app)
-            app.stack.push(title)
+            app.push(title)
             loop_until(app, lambda: title.frame_due_in() is None, MAX_SETUP_S)
             results = [measure(app, size, "title menu", seconds)]
             app.start_match()
-            table = app.stack.top
+            table = app.top_scene()
             if not isinstance(table, TableScene):
                 raise RuntimeError("the table did not open")
 
             def waiting() -> bool:
                 session = table.session
                 return (
-                    session.person_must_pass
-                    and session.controller.seats_to_act == [0]
+                    session.view().person_must_pass
+                    and session.view().seats_to_act == (0,)
                     and table.frame_due_in() is None
                 )
 

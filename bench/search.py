@@ -23,11 +23,21 @@ from types import ModuleType
 
 from ai import search, search_py
 from ai.bot import Budget
-from ai.hard import HardBot, table_of
+from ai.hard import (
+    DEEP_LEAF_CARDS,
+    EXACT_CARDS,
+    LEAF_CARDS,
+    ROLLOUTS,
+    HardBot,
+    gather,
+    goal_of,
+    table_of,
+)
 from ai.inference import DEFAULT_MODEL, PlayModel
 from ai.knowledge import read_knowledge
 from ai.passing import expected_pass
 from ai.sampler import DealSampler
+from ai.search import TALLY_SIZE
 from ai.search_py import DealPlan, Goal, Table, deal_plan
 from bench import add_markdown_option, best_rate, machine_info, publish
 from bench.rules import render_markdown, render_text
@@ -270,6 +280,65 @@ def kernel_tables(workload: Workload, seconds: float) -> tuple[list[ResultTable]
     return tables, ratio
 
 
+def _evaluations(
+    observations: Sequence[Observation], deep: bool, detail: bool, deals_each: int = 8
+) -> Callable[[int], int]:
+    """Return a batch runner valuing every legal card of each position on ``deals_each``
+    sampled deals as the hard bot does (``deep``: rollouts ending at ``DEEP_LEAF_CARDS`` and
+    looking ahead), with ``evaluate``, or with ``evaluate_detail`` and its results gathered."""
+    rng = random.Random(3)
+    prepared = []
+    for observation in observations:
+        knowledge = read_knowledge(observation)
+        sampler = DealSampler(knowledge)
+        deals = [sampler.sample(rng) for _ in range(deals_each)]
+        legal = cards_of(observation.legal_mask())
+        prepared.append((deals, table_of(observation, knowledge), legal, goal_of(observation)))
+    leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
+    next_seed = [0]
+
+    def run_batch(size: int) -> int:
+        for _ in range(size):
+            for deals, table, legal, goal in prepared:
+                arguments = (deals, table, legal, ROLLOUTS, next_seed[0], 0, EXACT_CARDS, goal)
+                if detail:
+                    by_deal: list[list[int]] = [[] for _ in legal]
+                    tallies = [0] * (len(legal) * TALLY_SIZE)
+                    costs, counts = search.evaluate_detail(*arguments, leaf, deep)
+                    gather(by_deal, tallies, costs, counts, 0)
+                else:
+                    search.evaluate(*arguments, leaf, deep)
+                next_seed[0] += 1
+        return size * len(prepared) * deals_each
+
+    return run_batch
+
+
+def tallies_table(observations: Sequence[Observation], seconds: float) -> ResultTable:
+    """Time the hard bot's valuation of every legal card with and without its tallies, side
+    by side (the two alternate, best of three rounds each), plain and deep."""
+    rows = []
+    for deep in (False, True):
+        plain = detailed = 0.0
+        for _ in range(3):
+            plain = max(plain, best_rate(_evaluations(observations, deep, False), seconds, 1))
+            detailed = max(detailed, best_rate(_evaluations(observations, deep, True), seconds, 1))
+        rows.append(
+            [
+                "deep (rollouts end at 4 cards, looking ahead)" if deep else "plain",
+                f"{plain:,.0f}",
+                f"{detailed:,.0f}",
+                f"{plain / detailed:.3f}×",
+            ]
+        )
+    return (
+        f"Valuing every legal card with its tallies ({len(observations)} positions, "
+        f"{search.__name__} {'compiled' if search.COMPILED else 'pure Python'})",
+        ["search", "deals/s without", "deals/s with tallies", "time ratio"],
+        rows,
+    )
+
+
 def _decide(observation: Observation, bot: HardBot, budget: Budget | None) -> tuple[float, int]:
     start = time.perf_counter()
     if observation.must_pass:
@@ -414,6 +483,7 @@ def run(args: argparse.Namespace) -> int:
         workload.passes[:BUDGET_POSITIONS],
     )
     results += decisions
+    results.append(tallies_table(workload.observations, args.seconds))
     if budgets:
         results.append(reading_table(workload.early[:BUDGET_POSITIONS], budgets[0]))
     targets = [

@@ -35,7 +35,7 @@ MakeDriver = Callable[..., "Driver"]
 def open_title(driver: Driver) -> TitleScene:
     """Show the title menu and draw it once."""
     title = TitleScene(driver.app)
-    driver.app.stack.push(title)
+    driver.app.push(title)
     driver.step()
     return title
 
@@ -94,13 +94,13 @@ class Driver:
 
     def describe(self) -> str:
         """Describe the scene stack and the table's state, for failure messages."""
-        names = [type(scene).__name__ for scene in self.app.stack.scenes]
+        names = [type(scene).__name__ for scene in self.app.scenes()]
         table = self.table_or_none()
         if table is None:
             return f"{names}"
         session = table.session
         return (
-            f"{names} phase={session.phase} to_act={session.controller.seats_to_act} "
+            f"{names} phase={session.phase} to_act={session.view().seats_to_act} "
             f"idle={table.view.idle} message={table.message}"
         )
 
@@ -146,11 +146,11 @@ class Driver:
     @property
     def top(self) -> Scene | None:
         """Return the scene getting the input."""
-        return self.app.stack.top
+        return self.app.top_scene()
 
     def table_or_none(self) -> TableScene | None:
         """Return the table scene in the stack, if any."""
-        for scene in self.app.stack.scenes:
+        for scene in self.app.scenes():
             if isinstance(scene, TableScene):
                 return scene
         return None
@@ -170,7 +170,7 @@ class Driver:
         """Return a point on the visible part of one of the person's cards."""
         table = self.table
         width = self.app.layout.card_size[0]
-        drawn = sorted(table._hand_cards(), key=lambda d: d.centre[0])
+        drawn = sorted(table.pointer.hand_cards(), key=lambda d: d.centre[0])
         for index, item in enumerate(drawn):
             if item.card != card:
                 continue
@@ -179,7 +179,7 @@ class Driver:
             if index + 1 < len(drawn):
                 right = min(right, drawn[index + 1].centre[0] - width / 2)
             pos = (round((left + right) / 2), round(item.centre[1]))
-            found = table.card_at(pos)
+            found = table.pointer.card_at(pos)
             assert found == card, f"a click at {pos} would hit {found}, not {card}"
             return pos
         raise AssertionError(f"card {card} is not drawn in the hand")
@@ -194,8 +194,8 @@ class Driver:
         on_top = self.top is table
         if table is None or not on_top:
             return False
-        session = table.session
-        return table._ready_for_person() and (session.person_must_pass or session.person_must_play)
+        seat = table.session.view()
+        return table.ready_for_person() and (seat.person_must_pass or seat.person_must_play)
 
     def summary_shown(self) -> bool:
         """Return whether a hand summary is on top."""

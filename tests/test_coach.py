@@ -14,7 +14,7 @@ from positions import play_randomly
 from table_driver import MakeDriver, open_title
 from test_review_page import open_review, play_hand_by_keys, small_samples
 
-from ai.review import finished_hands, review_record
+from ai.review import classify, finished_hands, review_record
 from core.controller import Controller
 from core.record import dumps_record
 from game.table.bot_requests import InlineBots
@@ -121,13 +121,13 @@ def test_the_statistics_page_draws_the_trend_of_the_loss(drivers: MakeDriver) ->
         stats = stats.with_match(number % 2 == 0, 50 + number, difficulty="normal")
         if number != 2:
             stats = stats.with_match_review(40, 4.0 + number, "normal")
-    app.change_stats(stats)
+    app.books.change_stats(stats)
     page = StatsPage(app)
     assert page.has_trend()
-    app.stack.push(page)
+    app.push(page)
     driver.step()
     with_trend = pygame.image.tobytes(app.screen, "RGB")
-    app.change_stats(
+    app.books.change_stats(
         Statistics(
             **{
                 **stats.__dict__,
@@ -196,8 +196,38 @@ def test_a_review_that_does_not_fit_the_match_is_left_out(tmp_path: Path) -> Non
         {**good, "decisions": [{**good["decisions"][1], "chosen": ["XX"]}]},
         {**good, "decisions": [{**good["decisions"][1], "loss": -1}]},
         {**good, "decisions": [{**good["decisions"][0], "chosen": ["QS"]}]},
+        {**good, "decisions": [{**good["decisions"][0], "margin": -1}]},
+        {**good, "decisions": [{**good["decisions"][0], "close": [["QS"]]}]},
+        {**good, "decisions": [{**good["decisions"][0], "why": {"template": "nap"}}]},
+        {**good, "decisions": [{**good["decisions"][0], "best_outcome": {"tallies": [1]}}]},
         "a review",
     ]
     data["reviews"] = [*broken, good]
     path.write_text(json.dumps(data))
     assert load_reviews(path, controller, hands) == (session.reviews, None)
+
+
+def test_a_review_kept_before_margins_were_measured_grades_by_its_losses(tmp_path: Path) -> None:
+    session = finished_session(6)
+    controller = session.controller
+    coach = Coach(InlineReviews())
+    for _ in range(40):
+        coach.tick(session, page_open=False)
+        if review_key(1) in session.reviews:
+            break
+    kept = session.reviews[review_key(1)]
+    assert any(decision.explanation is not None for decision in kept.decisions)
+    data = json.loads(reviews_text(controller, session.reviews))
+    new_fields = ("margin", "close", "chosen_outcome", "best_outcome", "why")
+    for decision in data["reviews"][0]["decisions"]:
+        for field in new_fields:
+            del decision[field]
+    path = tmp_path / "reviews.json"
+    path.write_text(json.dumps(data))
+    reviews, message = load_reviews(path, controller, finished_hands(controller))
+    old = reviews[review_key(1)]
+    assert message is None and len(old.decisions) == len(kept.decisions)
+    for before, after in zip(kept.decisions, old.decisions, strict=True):
+        assert after.margin is None and after.explanation is None and after.clear
+        assert after.grade == classify(before.loss)
+        assert (after.loss, after.best, after.chosen) == (before.loss, before.best, before.chosen)

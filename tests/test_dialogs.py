@@ -162,10 +162,10 @@ def panel_of(scene: Scene) -> pygame.Rect:
 
 def drawn_over(app: App, dialog: Scene, colour: tuple[int, int, int]) -> pygame.Surface:
     """Return the window drawn with ``dialog`` over a screen of ``colour``."""
-    app.stack.replace(Backdrop(app, colour))
-    app.stack.push(dialog)
+    app.show_only(Backdrop(app, colour))
+    app.push(dialog)
     surface = pygame.Surface(app.layout.size)
-    for scene in app.stack.visible():
+    for scene in app.visible_scenes():
         scene.draw(surface)
     return surface
 
@@ -245,7 +245,7 @@ def test_a_page_closes_on_esc_and_on_a_click(drivers: MakeDriver, name: str) -> 
     open_title(driver)
     for close in (lambda: driver.key(pygame.K_ESCAPE), lambda: driver.click((5, 5))):
         dialog = DIALOGS[name](driver.app)
-        driver.app.stack.push(dialog)
+        driver.app.push(dialog)
         driver.step()
         close()
         assert driver.top is not dialog

@@ -216,7 +216,7 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         bot.choose_play(observation)
         decisions.append(bot.last_decision)
     assert any("evidence" in decision for decision in decisions)
-    for name in ("evaluate", "policy_card"):
+    for name in ("evaluate_detail", "policy_card"):
         monkeypatch.setattr(hard, name, getattr(search_py, name))
     for name in ("sample_deals", "play_evidence", "pass_evidence"):
         monkeypatch.setattr(inference, name, getattr(search_py, name))
@@ -231,11 +231,11 @@ def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
 ) -> None:
     searches = []
 
-    def recording(*arguments: Any) -> list[int]:
+    def recording(*arguments: Any) -> tuple[list[int], list[int]]:
         searches.append(arguments[8:])
-        return search_py.evaluate(*arguments)
+        return search_py.evaluate_detail(*arguments)
 
-    monkeypatch.setattr(hard, "evaluate", recording)
+    monkeypatch.setattr(hard, "evaluate_detail", recording)
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
     deep = (hard.DEEP_LEAF_CARDS, True)
     for think_ms, expected in ((None, (hard.LEAF_CARDS, False)), (100, (3, False)), (1000, deep)):
@@ -420,11 +420,11 @@ def test_pass_simulations_hand_us_what_a_passer_gets_rid_of(
     observation = hand.observation(seat, (0, 0, 0, 0))
     seen: list[list[int]] = []
 
-    def capture(deals: list[list[int]], *args: object) -> list[int]:
+    def capture(deals: list[list[int]], *args: object) -> tuple[list[int], list[int]]:
         seen.extend(deals)
-        return [0]
+        return [0] * len(deals), [0] * search_py.TALLY_SIZE
 
-    monkeypatch.setattr(hard, "evaluate", capture)
+    monkeypatch.setattr(hard, "evaluate_detail", capture)
     HardBot(seed=3, max_samples=300).choose_pass(observation)
     ours = [deal[seat] for deal in seen]
     share = sum(1 for mask in ours if mask >> QUEEN_OF_SPADES & 1) / len(ours)
@@ -440,11 +440,11 @@ def test_every_pass_set_meets_the_same_deals_after_the_full_exchange(
     observation = hand.observation(seat, (0, 0, 0, 0))
     calls: list[list[list[int]]] = []
 
-    def capture(deals: list[list[int]], *args: object) -> list[int]:
+    def capture(deals: list[list[int]], *args: object) -> tuple[list[int], list[int]]:
         calls.append([list(deal) for deal in deals])
-        return [0]
+        return [0] * len(deals), [0] * search_py.TALLY_SIZE
 
-    monkeypatch.setattr(hard, "evaluate", capture)
+    monkeypatch.setattr(hard, "evaluate_detail", capture)
     candidates = pass_candidates(observation.hand)
     HardBot(seed=3, max_samples=40).pass_values(observation)
     assert len(calls) % len(candidates) == 0

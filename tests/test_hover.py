@@ -155,7 +155,7 @@ def test_every_menu_and_list_opened_under_the_pointer_keeps_its_focus(
 ) -> None:
     driver = drivers()
     scene = make(driver)
-    driver.app.stack.push(scene)
+    driver.app.push(scene)
     driver.step()
     before = focus_of(scene)
     last = points_on_items(driver, scene)[0]

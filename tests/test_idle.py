@@ -17,7 +17,7 @@ import pytest
 from table_driver import Driver, MakeDriver
 
 from ai.think import Decision
-from game.table import app as app_module
+from game.table import loop as app_module
 from game.table.bot_requests import InlineBots
 from game.table.scene import Scene
 from game.table.scenes.table import TableScene
@@ -59,8 +59,7 @@ def run_loop(
             look()
         flip()
 
-    if scene in app.stack.scenes:
-        app.stack.scenes.remove(scene)  # App.run puts it back on top (no leave: it goes on)
+    # App.run puts the scene back on top if it is open (no leave, no enter: it goes on)
     pygame.event.clear()
     for event in events:
         pygame.event.post(event)
@@ -80,7 +79,7 @@ def run_loop(
 def warmed_title(driver: Driver) -> TitleScene:
     """Return a title menu whose cards and sounds are all prepared (nothing left to move)."""
     title = TitleScene(driver.app)
-    driver.app.stack.push(title)
+    driver.app.push(title)
     driver.run_until(lambda: driver.app.warm_up(0.0), 2000)
     driver.step(2)
     return title
@@ -146,7 +145,9 @@ def test_a_pass_clicked_while_the_loop_sleeps_is_shown_from_its_first_frame(
         if beat is not None:
             beats.append((beat.name, beat.elapsed))
 
-    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=table.pass_button.rect.center, button=1)
+    click = pygame.event.Event(
+        pygame.MOUSEBUTTONDOWN, pos=table.bar.pass_button.rect.center, button=1
+    )
     pygame.time.set_timer(click, 300, loops=1)  # arrives while the loop sleeps
     run_loop(driver, table, 0.6, look=look)
     assert not table.session.person_must_pass
@@ -300,8 +301,10 @@ def test_the_real_loop_shows_a_watched_hand_to_its_summary(drivers: MakeDriver) 
     app.settings = app.settings.with_changes(speed="fast", opponents=("easy",) * 3)
     app.start_match(watch=True)
     deadline = time.perf_counter() + 60
-    app.run_until(lambda: isinstance(app.stack.top, HandSummary) or time.perf_counter() > deadline)
-    assert isinstance(app.stack.top, HandSummary), driver.describe()
+    app.run_until(
+        lambda: isinstance(app.top_scene(), HandSummary) or time.perf_counter() > deadline
+    )
+    assert isinstance(app.top_scene(), HandSummary), driver.describe()
     assert driver.table.session.controller.phase == "hand_over"
     deadline = time.perf_counter() + 30  # the summary counts down and goes on by itself
     app.run_until(
@@ -315,8 +318,8 @@ def test_a_moment_is_drawn_at_the_displays_pace_then_the_loop_rests(drivers: Mak
 
     driver = drivers()
     table = table_waiting_for_the_pass(driver)
-    driver.app.stack.push(Moment(driver.app, "queen", "West takes the Q♠"))
-    shown = run_loop(driver, driver.app.stack.top, 2.0)
+    driver.app.push(Moment(driver.app, "queen", "West takes the Q♠"))
+    shown = run_loop(driver, driver.app.top_scene(), 2.0)
     during = [at for at in shown if at < 1.2]
     after = [at for at in shown if at > 1.7]
     assert len(during) >= 30, shown  # the moment animates (1.4 s at 60 fps)
@@ -331,8 +334,8 @@ def test_a_watched_summarys_countdown_is_drawn_each_second(drivers: MakeDriver) 
     app = driver.app
     app.settings = app.settings.with_changes(speed="instant")
     app.start_match(watch=True)
-    driver.run_until(lambda: isinstance(app.stack.top, HandSummary), 20_000)
-    summary = app.stack.top
+    driver.run_until(lambda: isinstance(app.top_scene(), HandSummary), 20_000)
+    summary = app.top_scene()
     shown = run_loop(driver, summary, 3.3)  # the summary goes on after 4 s
     assert len(shown) >= 3, shown  # "Next hand (3)", "(2)", "(1)" at least
     assert len(shown) <= 12, shown  # but not every frame

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pygame
 import pytest
@@ -13,6 +15,7 @@ from core.controller import Controller
 from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.moment import MOON_LIGHT, Moment
 from game.table.scenes.summary import HandSummary
+from game.table.session import TableSession
 
 
 def heard(driver: Driver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -52,7 +55,7 @@ def test_taking_the_queen_of_spades_is_a_moment_the_table_waits_for(
     if shown is not None:
         assert table.view.shown.trick_number == shown
     driver.run_until(lambda: moment_on_top(driver) is None, 200)  # it ends by itself
-    assert moment.finished and moment not in driver.app.stack.scenes
+    assert moment.finished and moment not in driver.app.scenes()
 
 
 def test_a_key_or_a_click_skips_a_moment(drivers: MakeDriver) -> None:
@@ -61,7 +64,7 @@ def test_a_key_or_a_click_skips_a_moment(drivers: MakeDriver) -> None:
     driver.key(pygame.K_SPACE)
     assert moment.finished and moment_on_top(driver) is None
     second = Moment(driver.app, "won", "You win the match!")
-    driver.app.stack.push(second)
+    driver.app.push(second)
     driver.click((100, 100))
     assert second.finished and moment_on_top(driver) is None
 
@@ -83,7 +86,7 @@ def test_shooting_the_moon_celebrates_then_shows_the_summary(
     table = driver.table
     played = heard(driver, monkeypatch)
     scored = ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2)
-    table._hand_over(scored)
+    table._cue("hand_scored", scored)
     moment = moment_on_top(driver)
     assert moment is not None and moment.kind == "moon"
     assert moment.title == "North (normal) shot the moon!"
@@ -100,6 +103,15 @@ def test_shooting_the_moon_celebrates_then_shows_the_summary(
     assert isinstance(driver.top, HandSummary)  # the same key did not also close the summary
 
 
+def declare_winner(monkeypatch: pytest.MonkeyPatch, winner: int) -> None:
+    """Make the match at the table look won by ``winner`` (the record and the seat's view)."""
+    monkeypatch.setattr(Controller, "winner", property(lambda self: winner))
+    view = TableSession.view
+    monkeypatch.setattr(
+        TableSession, "view", lambda self: dataclasses.replace(view(self), winner=winner)
+    )
+
+
 @pytest.mark.parametrize(("winner", "kind"), [(0, "won"), (3, "lost")])
 def test_the_end_of_a_match_is_a_moment_before_the_result(
     drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, winner: int, kind: str
@@ -108,8 +120,8 @@ def test_the_end_of_a_match_is_a_moment_before_the_result(
     driver.app.start_match()
     table = driver.table
     played = heard(driver, monkeypatch)
-    monkeypatch.setattr(Controller, "winner", property(lambda self: winner))
-    table._match_result()
+    declare_winner(monkeypatch, winner)
+    table.flow.match_result()
     moment = moment_on_top(driver)
     assert moment is not None and moment.kind == kind
     assert played == ["win" if winner == 0 else "lose"]
@@ -140,11 +152,11 @@ def test_the_table_stays_dimmed_from_a_moment_into_the_dialog_after_it(
     driver.step()
     light = felt_light(driver)
     if kind == "moon":
-        table._hand_over(ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2))
+        table._cue("hand_scored", ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2))
         dialog: type = HandSummary
     else:
-        monkeypatch.setattr(Controller, "winner", property(lambda self: 0 if kind == "won" else 3))
-        table._match_result()
+        declare_winner(monkeypatch, 0 if kind == "won" else 3)
+        table.flow.match_result()
         dialog = MatchOverScene
     moment = moment_on_top(driver)
     assert moment is not None and moment.kind == kind
@@ -173,7 +185,8 @@ def test_the_queen_taken_on_the_last_trick_stays_dimmed_into_the_hand_summary(
     driver.step()
     light = felt_light(driver)
     table._cue("trick_taken", ev.TrickWon(3, 13, (QUEEN_OF_SPADES, 40, 41, 42), 16))
-    table._hand_over(ev.HandScored((0, 0, 0, 26), (0, 0, 0, 26), None))  # waits for the moment
+    # the hand's summary waits for the moment
+    table._cue("hand_scored", ev.HandScored((0, 0, 0, 26), (0, 0, 0, 26), None))
     moment = moment_on_top(driver)
     assert moment is not None and moment.kind == "queen" and moment.dialog_follows
     seen = []
@@ -187,6 +200,39 @@ def test_the_queen_taken_on_the_last_trick_stays_dimmed_into_the_hand_summary(
     assert max(seen) <= under_dialog + 2, (
         f"the table lit up to {max(seen):.0f} between the moment and the summary "
         f"(dimmed {under_dialog:.0f}, undimmed {light:.0f})"
+    )
+
+
+def test_the_moon_shooter_taking_the_queen_last_keeps_the_table_dimmed_into_the_summary(
+    drivers: MakeDriver,
+) -> None:
+    """The shooter takes the Q♠ on the last trick: the queen's moment, the moon's, then the
+    summary, with the table dimmed once and never lighter in between (the moon's shade starts
+    where the queen's left it)."""
+    driver = drivers()
+    driver.app.start_match()
+    table = driver.table
+    driver.step()
+    table._cue("trick_taken", ev.TrickWon(2, 13, (QUEEN_OF_SPADES, 40, 41, 42), 16))
+    table._cue("hand_scored", ev.HandScored((26, 26, 0, 26), (26, 26, 0, 26), 2))
+    queen = moment_on_top(driver)
+    assert queen is not None and queen.kind == "queen"
+    while queen.age < 0.3:
+        driver.step()
+    shaded = felt_light(driver)  # the queen has come in
+    kinds, seen = [], []
+    while not isinstance(driver.top, HandSummary):
+        driver.step()
+        top = moment_on_top(driver)
+        if top is not None and top.kind not in kinds:
+            kinds.append(top.kind)
+        seen.append(felt_light(driver))
+    driver.step(3)
+    under_summary = felt_light(driver)
+    assert kinds == ["queen", "moon"]
+    assert max(seen) <= max(shaded, under_summary) + 2, (
+        f"the table lit up to {max(seen):.0f} between the queen and the summary "
+        f"(dimmed {shaded:.0f} by the queen, {under_summary:.0f} by the summary)"
     )
 
 

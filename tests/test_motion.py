@@ -63,7 +63,7 @@ def start(drivers: MakeDriver, size: tuple[int, int], speed: str = "normal") -> 
 
 def frame_cards(table: TableScene) -> list[DrawnCard]:
     """Return the cards drawn in the frame just shown."""
-    return table.view.cards(table._lifted())
+    return table.view.cards(table.pointer.lifted())
 
 
 def card_rect(centre: Point, size: tuple[int, int]) -> pygame.Rect:
@@ -86,7 +86,7 @@ def pass_by_clicks(driver: Driver) -> list[int]:
     for card in chosen:
         driver.click_card(card)
     driver.step()
-    driver.click(table.pass_button.rect.center)
+    driver.click(table.bar.pass_button.rect.center)
     assert not table.session.person_must_pass, driver.describe()
     return chosen
 
@@ -300,7 +300,7 @@ def test_point_labels_stay_off_the_bar_combine_and_end_with_the_hand(
 
     def check_frame() -> None:
         """Check the labels of the frame just drawn (the bar as drawn without them)."""
-        if app.stack.top is not table or not table.gains:
+        if app.top_scene() is not table or not table.gains:
             return
         seats = [gain.seat for gain in table.gains]
         assert len(seats) == len(set(seats)), f"labels pile up: {table.gains}"
@@ -313,7 +313,7 @@ def test_point_labels_stay_off_the_bar_combine_and_end_with_the_hand(
         assert pygame.image.tobytes(with_labels, "RGB") == pygame.image.tobytes(without, "RGB"), (
             f"a label is drawn over the top bar: {gains}"
         )
-        rects = [rect for _, rect in table._gain_labels()]
+        rects = [rect for _, rect in table.painter.gain_labels()]
         for a, b in itertools.combinations(rects, 2):
             assert not a.colliderect(b), (a, b)
 

@@ -72,9 +72,9 @@ def test_the_top_bar_holds_its_words_and_buttons(
     table = driver.table
     driver.run_until(driver.ready_for_person)
     screen = pygame.Rect(0, 0, *size)
-    for a, b in itertools.pairwise(table.buttons):
+    for a, b in itertools.pairwise(table.bar.top):
         assert screen.contains(a.rect) and screen.contains(b.rect) and a.rect.right < b.rect.left
-    assert table.buttons[0].rect.height >= 2 * MIN_TEXT_PX
+    assert table.bar.top[0].rect.height >= 2 * MIN_TEXT_PX
 
 
 # -- the hand summary and dialogs ---------------------------------------------------------
@@ -226,7 +226,7 @@ def test_the_header_says_whose_turn_it_is(drivers: MakeDriver) -> None:
 
     def note() -> None:
         """Check the header against the match, when the table has shown everything."""
-        header = table.header()
+        header = table.painter.header()
         controller = table.session.controller
         if controller.phase == "play" and table.view.idle and controller.seats_to_act:
             seat = controller.seats_to_act[0]
@@ -249,9 +249,9 @@ def test_the_keyboard_card_is_ringed_not_raised(drivers: MakeDriver) -> None:
     assert scripted.at_mid_trick(2)
     table = driver.table
     driver.key(pygame.K_RIGHT, frames=40)
-    focused = table._focus_card()
+    focused = table.pointer.focus_card()
     assert focused is not None and focused in table.session.legal_cards()
-    drawn = {d.card: d for d in table.view.cards(table._lifted()) if d.card is not None}
+    drawn = {d.card: d for d in table.view.cards(table.pointer.lifted()) if d.card is not None}
     resting = table.view.hand_targets()[focused][1]
     assert abs(drawn[focused].centre[1] - resting) < 1, "the focused card is raised"
     rect = card_rect(drawn[focused].centre, driver.app.layout.card_size)

@@ -51,7 +51,7 @@ def archive(driver: Driver, controller: Controller, second: int) -> Path:
     folder = driver.app.dirs.replays
     name = replay_name(controller, datetime(2026, 11, 23, 12, 0, second, tzinfo=UTC))
     before = set(archived_files(folder))
-    driver.app.archive_match(controller)
+    driver.app.books.archive_match(controller)
     assert driver.app.saver.flush()
     (new,) = set(archived_files(folder)) - before
     new.rename(folder / name)  # the real name holds the time now; the tests fix the order
@@ -96,7 +96,7 @@ def test_the_oldest_matches_beyond_the_number_kept_are_removed(drivers: MakeDriv
     assert foreign.read_text() == "mine", "a file not of the archive is never touched"
     # With none kept, nothing is written and nothing removed.
     app.change_settings(app.settings.with_changes(replays_kept=0))
-    app.archive_match(finished_match(4))
+    app.books.archive_match(finished_match(4))
     assert app.saver.flush()
     assert archived_files(folder) == paths[1:]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,18 @@ from game.tools.review import decision_line, main
 
 SAMPLES = ["--samples", "20"]
 FIELDS = ("hand", "seat", "kind", "trick", "chosen", "best", "loss", "class")
+OUTCOME_FIELDS = [
+    "hearts",
+    "queen",
+    "jack",
+    "moon_shot",
+    "moon_conceded",
+    "wins_trick",
+    "no_trick",
+    "match_lost",
+    "match_won",
+    "parts",
+]
 
 
 def _match(path: Path, seats: list[str], hands: int, extra_plays: int = 0) -> Controller:
@@ -62,7 +75,7 @@ def test_the_json_form_has_exactly_the_documented_fields(
     assert (status, err) == (0, "")
     data = json.loads(out)
     assert out.endswith("}\n") and out.count("\n") == 1
-    assert list(data) == ["decisions", "total_loss"]
+    assert list(data) == ["decisions", "total_loss", "small_slips"]
     decisions = data["decisions"]
     assert len(decisions) == 14  # hand 2, the last finished one: the pass and 13 plays
     for decision in decisions:
@@ -74,11 +87,33 @@ def test_the_json_form_has_exactly_the_documented_fields(
             "chosen",
             "best",
             "loss",
+            "margin",
+            "clear",
+            "too_close",
             "class",
+            "close",
+            "why",
+            "why_part",
+            "chosen_outcome",
+            "best_outcome",
         ]
         assert decision["hand"] == 2 and decision["seat"] == 0
         assert isinstance(decision["loss"], float) and decision["loss"] >= 0
         assert decision["class"] in ("fine", "inaccuracy", "mistake")
+        if decision["chosen_outcome"] is None:  # a forced card is not searched
+            assert decision["margin"] is None and decision["loss"] == 0
+            continue
+        assert decision["clear"] == (decision["loss"] > decision["margin"])
+        assert (decision["why"] is None) == (decision["best"] == decision["chosen"])
+        for outcome in (decision["chosen_outcome"], decision["best_outcome"]):
+            assert list(outcome) == OUTCOME_FIELDS
+            assert list(outcome["parts"]) == ["hearts", "queen", "jack", "moon", "bonus", "match"]
+    listed = [d for d in decisions if d["class"] != "fine" or d["too_close"]]
+    slips = [d for d in decisions if d not in listed and d["loss"] > 0]
+    assert data["small_slips"] == {
+        "count": len(slips),
+        "loss": round(sum(d["loss"] for d in slips), 2),
+    }
     first, *plays = decisions
     assert first["kind"] == "pass" and first["trick"] is None
     assert len(first["chosen"]) == len(first["best"]) == 3
@@ -106,16 +141,23 @@ def test_the_text_reads_like_a_coach(record: Path, capsys: pytest.CaptureFixture
     lines = out.splitlines()
     assert lines[0] == "Review of seat 0 (human): 20 deals searched per decision, seed 0."
     assert "Hand 2 (pass right):" in lines
-    body = [line.strip() for line in lines if line.startswith("  ")]
+    body = [line.strip() for line in lines if line.startswith("  ") and line[2] != " "]
+    whys = [line.strip() for line in lines if line.startswith("    ")]
     assert len(body) == 14
     assert body[0].startswith("Pass: you passed ")
+    listed = [d for d in data["decisions"] if d["class"] != "fine" or d["too_close"]]
+    assert [f"Why: {d['why']}" for d in listed] == whys
     for line, decision in zip(body, data["decisions"], strict=True):
         where = "Pass" if decision["trick"] is None else f"Trick {decision['trick']}"
         assert line.startswith(f"{where}: you ")
         if decision["class"] != "fine":
             article = "an" if decision["class"] == "inaccuracy" else "a"
             assert f"— {article} {decision['class']}: " in line
-            assert f"was better by {decision['loss']:.2f} points." in line
+            assert (
+                f"was better by {decision['loss']:.2f} points (± {decision['margin']:.2f})." in line
+            )
+        if decision["too_close"]:
+            assert "— too close to call: " in line and "within the search's noise" in line
     assert any("♠" in line or "♥" in line or "♣" in line or "♦" in line for line in body)
     assert not re.search(r"\b[2-9TJQKA][CDSH]\b", "\n".join(body))  # symbols, not QS
     assert lines[-1].startswith(f"Points lost to decisions: {data['total_loss']:.2f} (")
@@ -134,6 +176,19 @@ def test_a_forced_card_and_a_mistake_are_said_so() -> None:
     )
     best = DecisionReview(1, 0, "play", 2, (3,), (3,), 0.0, 1.0, 1.0, 20)
     assert decision_line(best, "you") == "Trick 2: you played 5♣ — the best choice."
+    tied = replace(best, margin=0.3, close=((4,), (5,)))
+    assert decision_line(tied, "you") == (
+        "Trick 2: you played 5♣ — the best choice found (6♣ or 7♣: too close to call)."
+    )
+    clear = replace(mistake, margin=0.8)
+    assert decision_line(clear, "seat 2") == (
+        "Trick 4: seat 2 played Q♠ — a mistake: 10♠ was better by 2.60 points (± 0.80)."
+    )
+    close = replace(mistake, margin=2.9)
+    assert decision_line(close, "seat 2") == (
+        "Trick 4: seat 2 played Q♠ — too close to call: 10♠ was better by 2.60 points "
+        "(± 2.90), within the search's noise."
+    )
     same = DecisionReview(1, 0, "play", 2, (3,), (4,), 0.0, 1.0, 1.0, 20)
     assert decision_line(same, "you") == "Trick 2: you played 5♣ — as good as 6♣."
     fine = DecisionReview(1, 0, "play", 2, (3,), (4,), 0.2, 1.2, 1.0, 20)

@@ -317,7 +317,7 @@ def test_the_score_sheet_reviews_any_finished_hand(
     small_samples(driver)
     summary = play_hand_by_keys(driver)
     driver.key(pygame.K_RETURN)
-    assert summary not in driver.app.stack.scenes
+    assert summary not in driver.app.scenes()
     driver.run_until(driver.ready_for_person)
     assert driver.table.session.controller.hand_number == 2
     driver.key(pygame.K_s)

@@ -46,3 +46,14 @@ def test_the_reading_table_times_each_reader_on_the_same_positions(
     assert readers[0] == DEFAULT_MODEL and DEFAULT_MODEL.passing is not None
     assert readers[1] is not None and readers[1].passing is None
     assert readers[1].lead == DEFAULT_MODEL.lead and readers[2] is None
+
+
+def test_the_tallies_table_times_the_same_valuation_with_and_without_them() -> None:
+    observations = search.build_workload(5, hands=3).observations
+    title, header, rows = search.tallies_table(observations, 0.01)
+    assert observations and f"{len(observations)} positions" in title
+    assert header == ["search", "deals/s without", "deals/s with tallies", "time ratio"]
+    assert [row[0].split(" ")[0] for row in rows] == ["plain", "deep"]
+    for row in rows:
+        assert row[1].replace(",", "").isdigit() and row[2].replace(",", "").isdigit()
+        assert row[3].endswith("×")

@@ -404,6 +404,41 @@ def test_batched_evaluation_agrees() -> None:
         assert compiled.evaluate(*arguments) == search_py.evaluate(*arguments)
 
 
+@needs_compiled
+def test_detailed_evaluation_agrees_and_sums_to_the_plain_one() -> None:
+    # The cost of every deal and the tallies of every candidate, under every rule set, in
+    # rollouts, rollouts ending in an exact search, exact searches and looking ahead.
+    rng = random.Random(41)
+    detailed = 0
+    for _ in range(150):
+        hand = random_state(rng)
+        seat = hand.turn
+        assert seat is not None
+        sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
+        deals = [sampler.sample(rng) for _ in range(3)]
+        legal = legal_cards(hand)
+        arguments = (
+            deals,
+            table_of(hand),
+            legal,
+            rng.randint(1, 3),
+            rng.getrandbits(64),
+            rng.randrange(1000),
+            rng.choice((0, 3, 4)),
+            random_goal(rng)._replace(seat=seat),
+            rng.choice((0, 0, 3, 5)),
+            rng.random() < 0.3,
+        )
+        costs, tallies = search_py.evaluate_detail(*arguments)
+        assert compiled.evaluate_detail(*arguments) == (costs, tallies), arguments[1:]
+        assert len(costs) == len(deals) * len(legal)
+        assert len(tallies) == len(legal) * search_py.TALLY_SIZE
+        totals = compiled.evaluate(*arguments)
+        assert [sum(costs[slot :: len(legal)]) for slot in range(len(legal))] == totals
+        detailed += any(tallies)
+    assert detailed > 120
+
+
 def policy_play_out(hand: HandState) -> tuple[int, ...]:
     """Play the hand to its end with the rollout policy (no random moves) by the rules
     engine; return its points, a moon counted as the points taken."""

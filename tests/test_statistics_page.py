@@ -209,7 +209,7 @@ def test_the_page_shows_every_row_and_the_chart_inside_its_panel(
     import game.table.scenes.text_page as text_page
 
     app = drivers(size=size).app
-    app.stats = played_stats()
+    app.books.stats = played_stats()
     page = scene_named("statistics", app)
     assert isinstance(page, StatsPage)
     charts: list[pygame.Rect] = []

@@ -71,7 +71,7 @@ def test_gold_on_the_summary_marks_the_hands_best_and_says_so(
     # South took no points this hand; West leads the match.
     event = ev.HandScored((0, 5, 8, 13), (40, 10, 30, 50), None)
     summary = HandSummary(driver.app, table, event)
-    driver.app.stack.push(summary)
+    driver.app.push(summary)
     drawn = texts_drawn(monkeypatch, driver, summary)
     gold = [text for text, colour in drawn if colour[:3] == theme.ACCENT]
     assert table.seat_name(0) in gold, "the hand's best is not gold"
@@ -97,7 +97,7 @@ def test_s_and_l_show_the_score_sheet_and_the_last_trick_over_the_end_of_a_hand(
     if finished:
         driver.app.push_scene("match_over", table)
     else:
-        driver.app.push_scene("hand_summary", table, table._finished_hand())
+        driver.app.push_scene("hand_summary", table, table.session.view().finished_hand())
     over = driver.top
     assert isinstance(over, MatchOverScene if finished else HandSummary)
     driver.key(pygame.K_s)

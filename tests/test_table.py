@@ -89,18 +89,18 @@ def pass_by_mouse(driver: Driver) -> list[int]:
     assert session.person_must_pass, driver.describe()
     chosen = table.view.shown.hand[-3:]
     for count, card in enumerate(chosen, start=1):
-        assert not table._pass_button_shown()
+        assert not table.pass_button_shown()
         driver.click_card(card)
         assert table.selected == chosen[:count]
     driver.click_card(chosen[0])
     assert table.selected == chosen[1:]
-    assert not table._pass_button_shown()
+    assert not table.pass_button_shown()
     driver.click_card(chosen[0])
     assert sorted(table.selected) == sorted(chosen)
-    assert table._pass_button_shown()
+    assert table.pass_button_shown()
     driver.step()
-    assert table.pass_button.label.startswith("Pass to ")
-    driver.click(table.pass_button.rect.center)
+    assert table.bar.pass_button.label.startswith("Pass to ")
+    driver.click(table.bar.pass_button.rect.center)
     assert not session.person_must_pass
     assert table.selected == []
     return chosen
@@ -145,7 +145,7 @@ def finish_summary_by_mouse(driver: Driver) -> None:
     assert summary.button.label == "Next hand"
     driver.step()
     driver.click(summary.button.rect.center)
-    assert summary not in driver.app.stack.scenes
+    assert summary not in driver.app.scenes()
 
 
 @pytest.mark.parametrize("bots", ["inline", "worker"])
@@ -233,7 +233,7 @@ def test_a_whole_match_with_the_keyboard(drivers: MakeDriver) -> None:
         elif isinstance(driver.top, TableScene):
             step = pygame.K_LEFT if step == pygame.K_RIGHT else pygame.K_RIGHT
             driver.key(step)
-            card = table._focused()
+            card = table.pointer.focused()
             assert card in session.legal_cards()
             driver.key(pygame.K_RETURN)
             assert card not in controller.hand(0)
@@ -349,13 +349,13 @@ def hand_inside_window(driver: Driver) -> None:
     assert table.view.layout is app.layout
     window = pygame.Rect((0, 0), size)
     width, height = app.layout.card_size
-    cards = table._hand_cards()
+    cards = table.pointer.hand_cards()
     assert len(cards) == len(table.view.shown.hand)
     for drawn in cards:
         rect = pygame.Rect(0, 0, width, height)
         rect.center = (round(drawn.centre[0]), round(drawn.centre[1]))
         assert window.contains(rect), (rect, size)
-    for button in table.buttons:
+    for button in table.bar.top:
         assert window.contains(button.rect)
     for plate in app.layout.name_plates:
         assert window.contains(plate)
@@ -564,9 +564,9 @@ def pass_by_mouse_after_one(driver: Driver, first: int) -> None:
     table = driver.table
     for card in [c for c in table.view.shown.hand if c != first][:2]:
         driver.click_card(card)
-    assert table._pass_button_shown()
+    assert table.pass_button_shown()
     driver.step()
-    driver.click(table.pass_button.rect.center)
+    driver.click(table.bar.pass_button.rect.center)
     assert not table.session.person_must_pass
 
 
@@ -577,21 +577,21 @@ def test_the_player_types_a_name_in_the_settings(drivers: MakeDriver) -> None:
 
     driver = drivers()
     app = driver.app
-    app.stack.push(settings_menu(app))
+    app.push(settings_menu(app))
     driver.key(pygame.K_RETURN)  # the first line is the name
-    assert isinstance(app.stack.top, NameEntry)
+    assert isinstance(app.top_scene(), NameEntry)
     for _ in range(len(app.settings.player_name)):
         driver.key(pygame.K_BACKSPACE)
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Ada"))
     driver.step()
     driver.key(pygame.K_RETURN)
     assert app.settings.player_name == "Ada"
-    assert not isinstance(app.stack.top, NameEntry)
-    app.stack.push(NameEntry(app))
+    assert not isinstance(app.top_scene(), NameEntry)
+    app.push(NameEntry(app))
     for _ in range(3):
         driver.key(pygame.K_BACKSPACE)
     driver.key(pygame.K_RETURN)  # an empty name is refused, the old one stays
-    assert isinstance(app.stack.top, NameEntry) and app.stack.top.problem
+    assert isinstance(app.top_scene(), NameEntry) and app.top_scene().problem
     assert app.settings.player_name == "Ada"
 
 
@@ -642,9 +642,9 @@ def test_resume_between_hands_shows_the_summary_then_deals(drivers: MakeDriver) 
     while controller.phase != "hand_over":
         if table.session.person_must_pass:
             table.selected = controller.hand(0)[:3]
-            table.pass_selected()
+            table.controls.pass_selected()
         elif table.session.person_must_play:
-            table.play(table.session.legal_cards()[0])
+            table.controls.play(table.session.legal_cards()[0])
         driver.run_until(lambda: controller.phase == "hand_over" or driver.ready_for_person())
     points = controller.hand_scores[-1].points
     driver.close()
@@ -690,5 +690,5 @@ def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     assert rows[0] == ("Hand", app.settings.player_name, "West", "North", "East")
     assert [row[0] for row in rows[1:]] == ["1", "2", "Total"]
     assert rows[-1][1:] == tuple(str(total) for total in controller.totals)
-    app.stack.push(page)
+    app.push(page)
     driver.step()

@@ -36,7 +36,7 @@ def raised(table: TableScene) -> set[int]:
     resting = table.view.hand_targets()
     return {
         drawn.card
-        for drawn in table._hand_cards()
+        for drawn in table.pointer.hand_cards()
         if drawn.card is not None and drawn.centre[1] < resting[drawn.card][1] - 1
     }
 
@@ -68,11 +68,11 @@ def test_the_pointed_card_is_ringed_not_raised_and_choosing_raises_it(drivers: M
     driver.step(40)
     assert raised(table) == set(), "a card looks chosen before any was chosen"
     driver.key(pygame.K_RIGHT, frames=40)
-    pointed = table._focus_card()
+    pointed = table.pointer.focus_card()
     assert pointed is not None and pointed not in table.selected
     assert pointed not in raised(table), "the pointed card looks chosen"
     driver.app.draw()
-    drawn = {d.card: d for d in table._hand_cards()}
+    drawn = {d.card: d for d in table.pointer.hand_cards()}
     rect = pygame.Rect((0, 0), driver.app.layout.card_size)
     rect.center = (round(drawn[pointed].centre[0]), round(drawn[pointed].centre[1]))
     assert FOCUS_RING != theme.ACCENT, "pointing is ringed in the chosen cards' gold"
@@ -96,12 +96,12 @@ def test_received_cards_stay_raised_until_the_first_play(drivers: MakeDriver) ->
     driver.run_until(driver.ready_for_person)
     driver.step(300)  # long after any glow of the exchange
     assert raised(table) >= received
-    glowing = {d.card for d in table._hand_cards() if d.glow}
+    glowing = {d.card for d in table.pointer.hand_cards() if d.glow}
     assert glowing == received
     card = table.session.legal_cards()[0]
     driver.click_card(card)
     driver.step(40)
-    assert not raised(table) and not any(d.glow for d in table._hand_cards())
+    assert not raised(table) and not any(d.glow for d in table.pointer.hand_cards())
 
 
 def test_a_click_puts_the_received_cards_down(drivers: MakeDriver) -> None:
@@ -147,7 +147,7 @@ def test_the_top_bar_says_what_the_table_shows(drivers: MakeDriver) -> None:
 
     def check() -> None:
         shown = table.view.shown
-        header = table.header()
+        header = table.painter.header()
         if shown.leaving or len(shown.trick) == 4:
             for words in ("to play", "Your turn", "lead"):
                 assert words not in header, (header, shown.trick, shown.leaving)
@@ -161,7 +161,7 @@ def test_the_top_bar_says_what_the_table_shows(drivers: MakeDriver) -> None:
     scripted.run_until(lambda: check() or isinstance(driver.top, HandSummary))
     assert seen == {"trick", "turn"}
     for words in ("to play", "Your turn", "lead"):  # nobody is to play a hand played out
-        assert words not in table.header(), table.header()
+        assert words not in table.painter.header(), table.painter.header()
 
 
 # -- 8: the Q♠ breaks hearts --------------------------------------------------------------
@@ -199,7 +199,7 @@ def test_the_pass_cannot_be_undone_once_the_cards_are_exchanged(drivers: MakeDri
     pass_three(driver, table)
     driver.run_until(driver.ready_for_person)
     session = table.session
-    undo = next(button for button in table.buttons if button.label == "Undo")
+    undo = next(button for button in table.bar.top if button.label == "Undo")
     before = driver.record()
     driver.step()
     assert not undo.enabled
@@ -234,9 +234,9 @@ def test_the_name_plates_say_what_their_numbers_are(drivers: MakeDriver) -> None
     table = seeded_table(driver)
     table.view.shown.taken = [3, 0, 0, 13]
     table.view.shown.totals = [12, 0, 40, 7]
-    assert table.plate_score(0) == "+3 · 12 pts"
-    assert table.plate_score(1) == "0 pts"
-    assert table.plate_score(3) == "+13 · 7 pts"
+    assert table.painter.plate_score(0) == "+3 · 12 pts"
+    assert table.painter.plate_score(1) == "0 pts"
+    assert table.painter.plate_score(3) == "+13 · 7 pts"
 
 
 def test_s_and_l_pressed_during_an_animation_act_when_it_ends(drivers: MakeDriver) -> None:
@@ -257,7 +257,7 @@ def test_s_and_l_pressed_during_an_animation_act_when_it_ends(drivers: MakeDrive
     assert driver.top is table
 
     # A key that skips a moment over the table is kept too.
-    table.moment("queen", "North takes the Q♠")
+    table.flow.moment("queen", "North takes the Q♠")
     assert driver.top is not table
     driver.key(pygame.K_s, frames=2)
     driver.run_until(lambda: type(driver.top).__name__ == "ScoreSheet", 600)

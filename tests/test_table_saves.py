@@ -191,7 +191,7 @@ def test_a_new_card_back_shows_at_every_seat(drivers: MakeDriver) -> None:
         driver.step()
         surface = pygame.display.get_surface()
         colours = {}
-        for drawn in table.view.cards(table._lifted()):
+        for drawn in table.view.cards(table.pointer.lifted()):
             if drawn.card is None:
                 x, y = round(drawn.centre[0]), round(drawn.centre[1])
                 side = "north" if not drawn.rotated else ("west" if x < 640 else "east")
@@ -221,7 +221,7 @@ def test_a_newer_statistics_file_is_kept_and_the_table_says_so_once(
     backup = dirs.data / "statistics.json.v4-backup"
     assert f"the original is kept as {backup.name}" in toasts(driver)
     assert backup.read_bytes() == original
-    driver.app.change_stats(driver.app.stats.with_hand(3))  # a hand is counted
+    driver.app.books.change_stats(driver.app.stats.with_hand(3))  # a hand is counted
     driver.close()
     assert json.loads(dirs.statistics_file.read_text(encoding="utf-8"))["hands_played"] == 6
     assert backup.read_bytes() == original

@@ -10,9 +10,9 @@ import pygame
 import pytest
 from table_driver import make_dirs
 
+import game.table.playing.painter as table_module
 import game.table.scenes.match_result as match_result_module
 import game.table.scenes.summary as summary_module
-import game.table.scenes.table as table_module
 import game.table.widgets as widgets
 from ai.registry import BOTS
 from game.table import fonts
@@ -65,11 +65,11 @@ def test_texts_fit_the_screen_and_their_panels(
                 for plate in plates:
                     if plate.collidepoint(rect.center):
                         assert _inside(plate, rect), (text, rect, plate)
-            for button in table.scene.buttons:
+            for button in table.scene.bar.top:
                 label = [r for t, r in texts if t == button.label]
                 assert label and _inside(button.rect, label[0]), button.label
         assert table.at_summary()
-        scene = app.stack.top
+        scene = app.top_scene()
         assert isinstance(scene, summary_module.HandSummary)
         texts.clear()
         scene.draw(app.screen)

@@ -14,7 +14,7 @@ def test_undo_is_disabled_until_the_person_has_moved_in_the_hand(drivers: MakeDr
     session = table.session
     assert session.person_must_pass
     assert len(session.controller.match.hands[-1].actions) == 3  # the bots have passed
-    undo = next(button for button in table.buttons if button.label == "Undo")
+    undo = next(button for button in table.bar.top if button.label == "Undo")
     driver.step()
     assert not undo.enabled
     before = driver.record()

@@ -87,9 +87,9 @@ def test_a_person_closes_the_summary_when_playing(drivers: MakeDriver) -> None:
         driver.run_until(lambda: driver.ready_for_person() or driver.summary_shown(), 20_000)
         if session.person_must_pass:
             table.selected = list(session.controller.hand(0))[:3]
-            table.pass_selected()
+            table.controls.pass_selected()
         elif session.person_must_play:
-            table.play(session.legal_cards()[0])
+            table.controls.play(session.legal_cards()[0])
     driver.step(round(WATCH_PAUSE_S * FRAMES_PER_S) * 2)
     assert driver.summary_shown(), "the summary waits for the person"
 
@@ -104,7 +104,7 @@ def test_watching_shows_every_hand_face_up_when_asked(drivers: MakeDriver) -> No
     driver.key(pygame.K_f)
     assert table.show_all_hands
     assert white_share(driver, table) > FACES_AT_LEAST, "the bots' hands are not face up"
-    driver.click(table.hands_button.rect.center)  # the button hides them again
+    driver.click(table.bar.hands.rect.center)  # the button hides them again
     assert white_share(driver, table) < BACKS_AT_MOST
 
 
@@ -114,13 +114,13 @@ def test_a_person_never_sees_the_bots_cards(drivers: MakeDriver) -> None:
     app.start_match()
     table = driver.table
     session = table.session
-    assert table.hands_button not in table.buttons
+    assert table.bar.hands not in table.bar.top
     driver.run_until(driver.ready_for_person, 5000)
     table.selected = list(session.controller.hand(0))[:3]
-    table.pass_selected()
+    table.controls.pass_selected()
     driver.run_until(driver.ready_for_person, 5000)
     driver.key(pygame.K_f)
-    table.toggle_hands()
+    table.controls.toggle_hands()
     assert not table.show_all_hands
     table.show_all_hands = True  # even if it were set, a person's table keeps them hidden
     assert white_share(driver, table) < BACKS_AT_MOST

@@ -113,10 +113,10 @@ def test_settings_close_with_done_by_key_and_by_click(drivers: MakeDriver) -> No
     assert menu.items[-1].text() == "Done"
     go_to(driver, menu, "Done")
     driver.key(pygame.K_RETURN, frames=2)
-    assert driver.top is not menu and menu not in driver.app.stack.scenes
+    assert driver.top is not menu and menu not in driver.app.scenes()
     menu = open_settings(driver)
     driver.click(driver.menu_item_pos("Done"), frames=2)
-    assert menu not in driver.app.stack.scenes
+    assert menu not in driver.app.scenes()
 
 
 def test_match_length_stops_at_its_ends_with_the_arrows(drivers: MakeDriver) -> None:

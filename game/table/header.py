@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from core.cards import SUIT_SYMBOLS
 from core.observation import TrickView
-from game.table.session import HUMAN_SEAT
+from game.table.match.port import HUMAN_SEAT
 from game.table.table_view import Shown
 from game.table.wording import with_verb
 

@@ -9,36 +9,40 @@ after an undo or a new match the old answers are dropped.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
 
 from ai.review import Review
 from ai.think import Decision
 from core import events as ev
-from core.actions import PassAction, PlayAction
-from core.cards import POINT_CARDS_MASK, SUIT_NAMES, TWO_OF_CLUBS, card_label, mask_of
+from core.cards import POINT_CARDS_MASK, mask_of
 from core.controller import Controller, Result
+from core.hand import Trick
 from core.rules import RuleSet
 from game.table.bot_requests import AsyncBots
+from game.table.match.port import (
+    HUMAN_SEAT,
+    Hint,
+    Play,
+    ReviewKey,
+    SeatView,
+    action_cards,
+    player_message,
+)
 
-#: The person's seat (at the bottom of the table).
-HUMAN_SEAT = 0
+__all__ = [
+    "HUMAN_SEAT",
+    "Hint",
+    "ReviewKey",
+    "SeatView",
+    "TableSession",
+    "action_cards",
+    "player_message",
+]
+
 #: The bot that answers hints, and how long it may think for one.
 HINT_BOT = "hard"
 HINT_LIMIT_MS = 800.0
-
-
-#: A review's key: the hand, the seat, the deals searched per decision and the seed.
-ReviewKey = tuple[int, int, int, int]
-
-
-@dataclass(frozen=True)
-class Hint:
-    """The hint bot's advice for the person: the move and each candidate's value in points."""
-
-    action: Any
-    values: dict[str, float]
 
 
 @dataclass(frozen=True)
@@ -48,43 +52,9 @@ class _Request:
     is_hint: bool = False
 
 
-#: What the table says for each refusal reason the person can meet (see core.errors).
-REFUSAL_WORDS: dict[str, Callable[[Mapping[str, object]], str]] = {
-    "must_follow_suit": lambda details: (
-        f"You must follow suit: play a {SUIT_NAMES[cast(int, details['suit'])]}"
-    ),
-    "no_points_first_trick": lambda _: "No points on the first trick",
-    "hearts_not_broken": lambda _: "Hearts are not broken",
-    "first_lead_two_of_clubs": lambda _: (
-        f"The first trick must be led with the {card_label(TWO_OF_CLUBS)}"
-    ),
-    "first_lead_club": lambda _: "The first trick must be led with a club",
-    "not_your_turn": lambda _: "It is not your turn yet",
-    "must_pass_first": lambda _: "Pass three cards first",
-    "pass_three_cards": lambda _: "Choose three different cards to pass",
-    "already_passed": lambda _: "You have already passed",
-    "not_passing": lambda _: "The cards have been passed",
-    "hand_over": lambda _: "The hand is over",
-    "card_not_held": lambda details: (
-        f"You do not hold the {card_label(cast(int, details['card']))}"
-    ),
-    "nothing_to_undo": lambda details: (
-        "Your pass cannot be taken back: the cards have been exchanged"
-        if details.get("exchanged")
-        else "Nothing to undo in this hand"
-    ),
-    "nothing_to_redo": lambda _: "Nothing to redo",
-}
-
-
-def player_message(result: Result, otherwise: str) -> str:
-    """Return the sentence the table says for a refused command (``otherwise`` if unknown)."""
-    words = REFUSAL_WORDS.get(result.reason or "")
-    return words(result.details) if words is not None else otherwise
-
-
 class TableSession:
-    """A match in progress at the table, with bots at every seat but the person's.
+    """A match in progress at the table, with bots at every seat but the person's: the local
+    ``TableMatch`` (``game.table.match.port``), a controller and the bot worker.
 
     ``bot_names[seat]`` names the bot of each bot seat; the person's seat has none (in watch
     mode every seat has one). ``limit_ms`` is the bots' think time per decision.
@@ -108,12 +78,9 @@ class TableSession:
         #: The finished reviews of this match's hands, by hand, seat, samples and seed, so a
         #: review reopens at once (the app also keeps them beside the saved game).
         self.reviews: dict[ReviewKey, Review] = {}
-        #: Whether the finished match was counted in the person's statistics, and whether
-        #: the coach's review of it was.
-        self.match_counted = False
-        self.review_counted = False
         #: How many reviews the reviews file beside the saved game holds.
         self.reviews_saved = 0
+        self._view: tuple[object, object, SeatView] | None = None
 
     @classmethod
     def new_match(
@@ -139,6 +106,68 @@ class TableSession:
         return session
 
     # -- what the table reads -------------------------------------------------------------
+
+    @property
+    def record(self) -> Controller:
+        """Return the match's record (the controller itself, here)."""
+        return self.controller
+
+    def view(self) -> SeatView:
+        """Return what seat 0 sees now, made again only when the match has changed."""
+        controller = self.controller
+        key = (self._stamp(), len(controller.redo_actions), controller.phase)
+        cached = self._view
+        if cached is None or cached[0] is not controller.match or cached[1] != key:
+            self._view = cached = (controller.match, key, self._make_view())
+        return cached[2]
+
+    def _make_view(self) -> SeatView:
+        controller = self.controller
+        if controller.match is None:
+            return SeatView()
+        phase = controller.phase
+        last_points, shooter = None, None
+        if phase in ("hand_over", "match_over") and controller.hand_scores:
+            score = controller.hand_scores[-1]
+            last_points, shooter = tuple(score.points), score.moon_shooter
+        last = controller.last_trick
+        return SeatView(
+            phase=phase,
+            hand_number=controller.hand_number,
+            pass_direction=controller.pass_direction,
+            hand=tuple(sorted(controller.hand(HUMAN_SEAT))),
+            counts=tuple(len(controller.hand(seat)) for seat in range(4)),
+            trick=_plays(controller.current_trick),
+            last_trick=_plays(last),
+            last_winner=None if last is None else last.winner,
+            first_leader=self._first_leader(),
+            hand_points=tuple(controller.hand_points),
+            totals=tuple(controller.totals),
+            last_points=last_points,
+            last_moon_shooter=shooter,
+            hearts_broken=controller.hearts_broken,
+            seats_to_act=tuple(controller.seats_to_act),
+            winner=controller.winner,
+            legal=tuple(self.legal_cards()),
+            person_must_pass=self.person_must_pass,
+            person_must_play=self.person_must_play,
+            can_undo=self.can_undo,
+            can_redo=controller.can_redo,
+            points_remain=self.points_remain(),
+            open_hands=None
+            if self.person_plays
+            else tuple(tuple(controller.hand(seat)) for seat in range(4)),
+        )
+
+    def _first_leader(self) -> int | None:
+        """Return the seat that leads this hand's first trick, once the play has begun."""
+        controller = self.controller
+        if controller.phase not in ("play", "hand_over", "match_over"):
+            return None
+        tricks = controller.tricks
+        if tricks:
+            return tricks[0].leader
+        return controller.seats_to_act[0] if controller.seats_to_act else None
 
     @property
     def phase(self) -> str:
@@ -318,21 +347,15 @@ class TableSession:
         self._drop_requests()
 
 
+def _plays(trick: Trick | None) -> tuple[Play, ...]:
+    """Return a trick's cards with the seat that played each."""
+    if trick is None:
+        return ()
+    return tuple((trick.seat_of(index), card) for index, card in enumerate(trick.cards))
+
+
 def _values_of(decision: Decision) -> dict[str, float]:
     values = decision.facts.get("values")
     if not isinstance(values, dict):
         return {}
     return {str(key): float(value) for key, value in values.items()}
-
-
-def action_cards(action: object) -> list[int]:
-    """Return the cards of a pass or play action (or of a bare card or card tuple)."""
-    if isinstance(action, PassAction):
-        return list(action.cards)
-    if isinstance(action, PlayAction):
-        return [action.card]
-    if isinstance(action, int):
-        return [action]
-    if isinstance(action, tuple):
-        return [card for card in action if isinstance(card, int)]
-    return []

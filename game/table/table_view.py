@@ -13,52 +13,18 @@ hints at which card a bot holds where.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import replace
 from functools import partial
 
 from core import events as ev
 from core.cards import cards_of, mask_of
-from core.controller import Controller
 from core.rules import pass_receiver, pass_sender
 from game.table.anim import Beat, Motion, Point, Timeline, duration
 from game.table.layout import LIFT, Layout
+from game.table.match.port import SeatView
+from game.table.shown import DrawnCard, Key, Shown, Wanted
 
-Key = tuple[object, ...]
-
-
-@dataclass(frozen=True)
-class DrawnCard:
-    """One card to draw this frame: face (or None for a back), centre, size, and its glow."""
-
-    key: Key
-    card: int | None
-    centre: Point
-    small: bool
-    rotated: bool
-    glow: bool = False
-    #: The share of its width the card shows (below 1 while it turns over).
-    squeeze: float = 1.0
-
-
-@dataclass
-class Shown:
-    """The displayed state of the hand in progress."""
-
-    hand_number: int = 0
-    direction: str = "hold"
-    hand: list[int] = field(default_factory=list)
-    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    trick: list[tuple[int, int]] = field(default_factory=list)
-    leaving: list[tuple[int, int, int]] = field(default_factory=list)  # seat, card, to seat
-    flying: list[tuple[Key, int | None, int, int]] = field(default_factory=list)
-    taken: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
-    hearts_broken: bool = False
-    passing: bool = False
-    received: set[int] = field(default_factory=set)
-    arriving: set[int] = field(default_factory=set)  # received cards not yet turned face up
-    last_trick: tuple[tuple[int, int], ...] = ()
-    last_winner: int | None = None
+__all__ = ["DrawnCard", "Key", "Shown", "TableView"]
 
 
 class TableView:
@@ -102,51 +68,42 @@ class TableView:
         beat = self.timeline.current
         return beat is not None and beat.wait_for_click and beat.elapsed >= beat.seconds
 
-    def sync(self, controller: Controller, snap: bool = False) -> None:
-        """Show the controller's current state at once (a resumed game, an undo, a redo)."""
+    def sync(self, seat: SeatView, snap: bool = False) -> None:
+        """Show the seat's current view at once (a resumed game, an undo, a redo)."""
         self.timeline.clear()
         shown = self.shown
         previous_number = shown.hand_number
-        match = controller.match
-        if match is None:
+        if not seat.started:
             self.shown = Shown()
             return
-        seat = self.face_up_seat
-        shown.hand_number = controller.hand_number
-        shown.direction = controller.pass_direction
-        shown.hand = cards_of(mask_of(controller.hand(seat)))
-        shown.counts = [len(controller.hand(s)) for s in range(4)]
-        trick = controller.current_trick
-        shown.trick = (
-            [] if trick is None else [(trick.seat_of(i), c) for i, c in enumerate(trick.cards)]
-        )
+        shown.hand_number = seat.hand_number
+        shown.direction = seat.pass_direction
+        shown.hand = sorted(seat.hand)
+        shown.counts = list(seat.counts)
+        shown.trick = list(seat.trick)
         shown.leaving.clear()
         shown.flying.clear()
         self._glides.clear()
-        shown.taken = list(controller.hand_points)
-        totals = list(controller.totals)
-        if controller.phase in ("hand_over", "match_over"):
-            scores = controller.hand_scores
-            if scores:
-                totals = [t - p for t, p in zip(totals, scores[-1].points, strict=True)]
+        shown.taken = list(seat.hand_points)
+        totals = list(seat.totals)
+        if seat.last_points is not None:
+            totals = [t - p for t, p in zip(totals, seat.last_points, strict=True)]
         shown.totals = totals
-        shown.hearts_broken = controller.hearts_broken
+        shown.hearts_broken = seat.hearts_broken
         shown.passing = False
         shown.received.clear()
         shown.arriving.clear()
-        last = controller.last_trick
-        shown.last_trick = (
-            () if last is None else tuple((last.seat_of(i), c) for i, c in enumerate(last.cards))
-        )
-        shown.last_winner = None if last is None else last.winner
+        shown.last_trick = seat.last_trick
+        shown.last_winner = seat.last_winner
         if snap or previous_number != shown.hand_number:
             self._motions.clear()
 
-    def show(self, events: Iterable[ev.Event], controller: Controller) -> None:
-        """Queue the beats that show these events (read the controller for new deals)."""
+    def show(self, events: Iterable[ev.Event], seat: SeatView) -> None:
+        """Queue the beats that show these events (``seat``: the view after them, read for a
+        new deal's cards and after an undo)."""
         for event in events:
             if isinstance(event, ev.HandStarted):
-                self._queue_deal(event, controller)
+                self._queue_deal(event, seat)
             elif isinstance(event, ev.PassSubmitted):
                 self.timeline.add(Beat(0.0, partial(self.on_cue, "passed", event.seat)))
             elif isinstance(event, ev.PassesExchanged):
@@ -162,10 +119,10 @@ class TableView:
             elif isinstance(event, ev.MatchOver):
                 self.timeline.add(Beat(0.0, partial(self.on_cue, "match_over", event)))
             elif isinstance(event, ev.ActionUndone):
-                self.sync(controller)
+                self.sync(seat)
 
-    def _queue_deal(self, event: ev.HandStarted, controller: Controller) -> None:
-        hand = cards_of(mask_of(controller.hand(self.face_up_seat)))
+    def _queue_deal(self, event: ev.HandStarted, seat: SeatView) -> None:
+        hand = sorted(seat.hand)
         deal_seconds = duration("deal", self.speed)
 
         def start() -> None:
@@ -361,12 +318,12 @@ class TableView:
             for card, (x, y) in zip(self.shown.hand, positions, strict=True)
         }
 
-    def cards(self, lifted: Iterable[int] = ()) -> list[DrawnCard]:
-        """Return every card to draw this frame, bottom-most first."""
+    def _wanted(self, lifted: Iterable[int]) -> list[Wanted]:
+        """Return every visible card: its key, face, target, whether it is small, on its side
+        and glowing (just received), bottom-most first."""
         layout = self.layout
         shown = self.shown
-        glide = duration("resort", self.speed)
-        wanted: list[tuple[Key, int | None, Point, bool, bool, bool]] = []
+        wanted: list[Wanted] = []
         for seat in (2, 1, 3):
             if seat == self.face_up_seat:
                 continue
@@ -380,29 +337,52 @@ class TableView:
             wanted.append((("card", card), card, layout.pile_position(to), False, False, False))
         for key, face, _, to in shown.flying:
             wanted.append((key, face, layout.seat_anchor(to), face is None, False, False))
-        drawn: list[DrawnCard] = []
+        return wanted
+
+    def _motion(self, key: Key, target: Point) -> Motion:
+        """Return a card's motion as ``place`` leaves it: its own, or a new one starting where
+        its glide says (a new one is not kept: ``place`` keeps it)."""
+        motion = self._motions.get(key)
+        seconds, delay, origin = self._glides.get(key, (duration("resort", self.speed), 0.0, None))
+        if motion is None:
+            motion = Motion(origin or target, origin or target)
+            if origin is None:
+                motion.snap(target)
+        elif motion.target == target:
+            return motion  # already aimed there (``Motion.retarget`` would change nothing)
+        else:
+            motion = replace(motion)
+        motion.retarget(target, seconds, delay)
+        return motion
+
+    def place(self, lifted: Iterable[int] = ()) -> None:
+        """Aim every visible card at where the shown state puts it (gliding there) and forget
+        the cards no longer shown. The table calls it once a frame after time moved on, and
+        after a resize; drawing never does (``cards`` only reads)."""
         live: set[Key] = set()
-        turn = self._turn_progress()
-        for key, face, target, small, rotated, glow in wanted:
+        for key, _, target, _, _, _ in self._wanted(lifted):
             live.add(key)
-            motion = self._motions.get(key)
-            seconds, delay, origin = self._glides.pop(key, (glide, 0.0, None))
-            if motion is None:
-                motion = Motion(origin or target, origin or target)
-                self._motions[key] = motion
-                if origin is None:
-                    motion.snap(target)
-            motion.retarget(target, seconds, delay)
+            self._motions[key] = self._motion(key, target)
+            self._glides.pop(key, None)
+        for key in list(self._motions):
+            if key not in live:
+                del self._motions[key]
+        self._glides = {key: value for key, value in self._glides.items() if key not in live}
+
+    def cards(self, lifted: Iterable[int] = ()) -> list[DrawnCard]:
+        """Return every card to draw this frame, bottom-most first, where its motion has it
+        now; changes nothing (a card ``place`` has not aimed yet is shown as it would)."""
+        shown = self.shown
+        drawn: list[DrawnCard] = []
+        turn = self._turn_progress()
+        for key, face, target, small, rotated, glow in self._wanted(lifted):
+            motion = self._motion(key, target)
             squeeze = 1.0
             if motion.waiting:
                 face = None  # a card waiting in the deck to be dealt shows its back
             elif face is not None and face in shown.arriving:
                 face, squeeze = _turning(face, turn)
             drawn.append(DrawnCard(key, face, motion.position(), small, rotated, glow, squeeze))
-        for key in list(self._motions):
-            if key not in live:
-                del self._motions[key]
-        self._glides = {key: value for key, value in self._glides.items() if key not in live}
         return drawn
 
 

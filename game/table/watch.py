@@ -2,8 +2,8 @@
 
 The table's view knows only how many cards a bot holds (nothing on screen may hint at a
 hidden card while a person plays). When the person only watches, the cards each bot holds
-are read from the match, as the view shows them: a card already played in the match but not
-yet shown travelling to the trick is still in its hand.
+are read from the seat's view (which holds every hand then), as the table shows them: a card
+already played in the match but not yet shown travelling to the trick is still in its hand.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from core.controller import Controller
-from core.hand import Trick
+from game.table.match.port import SeatView
 from game.table.table_view import DrawnCard, Shown
 
 #: Seconds a hand's summary stays up while watching before the next hand is dealt.
@@ -52,9 +51,10 @@ class Countdown:
         return max(0.0, self.left - (math.ceil(self.left) - 1))
 
 
-def watched_hands(controller: Controller, shown: Shown) -> dict[int, list[int]]:
-    """Return each bot seat's cards as the table shows them now (seats between states left out)."""
-    hands = {seat: shown_hand(controller, shown, seat) for seat in (1, 2, 3)}
+def watched_hands(seat_view: SeatView, shown: Shown) -> dict[int, list[int]]:
+    """Return each bot seat's cards as the table shows them now (seats between states left
+    out); none unless the view holds every hand (the person watches)."""
+    hands = {seat: shown_hand(seat_view, shown, seat) for seat in (1, 2, 3)}
     return {seat: cards for seat, cards in hands.items() if cards is not None}
 
 
@@ -69,29 +69,21 @@ def face_of(drawn: DrawnCard, hands: dict[int, list[int]]) -> int | None:
     return cards[index]
 
 
-def shown_hand(controller: Controller, shown: Shown, seat: int) -> list[int] | None:
+def shown_hand(seat_view: SeatView, shown: Shown, seat: int) -> list[int] | None:
     """Return the cards ``seat`` holds as the table shows it now, in the order drawn.
 
     None while the table shows a count the match does not have (cards passed and not yet
     received): those cards are drawn face down.
     """
-    if controller.match is None or controller.phase not in ("pass", "play"):
+    hands = seat_view.open_hands
+    if hands is None or seat_view.phase not in ("pass", "play"):
         return None
-    held = set(controller.hand(seat))
+    held = set(hands[seat])
     count = shown.counts[seat]
     if len(held) < count:
         on_table = {card for _, card in shown.trick}
         on_table |= {card for _, card, _ in shown.leaving}
         on_table |= {card for _, card in shown.last_trick}
-        held |= {card for who, card in _recent_plays(controller) if who == seat} - on_table
+        recent = [*seat_view.last_trick, *seat_view.trick]
+        held |= {card for who, card in recent if who == seat} - on_table
     return sorted(held) if len(held) == count else None
-
-
-def _recent_plays(controller: Controller) -> list[tuple[int, int]]:
-    """Return the seat and card of each play in the open trick and the last completed one."""
-    plays: list[tuple[int, int]] = []
-    tricks: list[Trick | None] = [controller.last_trick, controller.current_trick]
-    for trick in tricks:
-        if trick is not None:
-            plays += [(trick.seat_of(index), card) for index, card in enumerate(trick.cards)]
-    return plays

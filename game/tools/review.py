@@ -16,7 +16,6 @@ import sys
 from collections.abc import Sequence
 
 from ai.review import (
-    DECIMALS,
     DEFAULT_SAMPLES,
     DEFAULT_SEED,
     MAX_SAMPLES,
@@ -141,7 +140,7 @@ def _points(loss: float) -> str:
 
 def decision_line(decision: DecisionReview, subject: str) -> str:
     """Return one decision as the coach says it, e.g. ``Trick 4: you played K♠ — a mistake:
-    9♠ was better by 2.60 points.``"""
+    9♠ was better by 2.60 points (± 0.40).``"""
     if decision.kind == "pass":
         where, did = "Pass", f"{subject} passed {_cards(decision.chosen)}"
     else:
@@ -149,19 +148,61 @@ def decision_line(decision: DecisionReview, subject: str) -> str:
     if decision.forced:
         return f"{where}: {did}, the only legal card."
     if decision.best == decision.chosen:
+        if decision.close:
+            others = " or ".join(_cards(cards) for cards in decision.close)
+            return f"{where}: {did} — the best choice found ({others}: too close to call)."
         return f"{where}: {did} — the best choice."
     better = _cards(decision.best)
     grade = decision.grade
     if decision.loss == 0:
         return f"{where}: {did} — as good as {better}."
+    noise = "" if decision.margin is None else f" (± {decision.margin:.2f})"
+    if decision.too_close:
+        return (
+            f"{where}: {did} — too close to call: {better} was better by "
+            f"{_points(decision.loss)}{noise}, within the search's noise."
+        )
     if grade == "fine":
         return f"{where}: {did} — fine ({better} was {_points(decision.loss)} better)."
     article = "an" if grade == "inaccuracy" else "a"
-    return f"{where}: {did} — {article} {grade}: {better} was better by {_points(decision.loss)}."
+    return (
+        f"{where}: {did} — {article} {grade}: {better} was better by "
+        f"{_points(decision.loss)}{noise}."
+    )
+
+
+def why_line(decision: DecisionReview) -> str | None:
+    """Return why a listed decision cost what it did (``ai.explain``), or None."""
+    if decision.explanation is None or (decision.grade == "fine" and not decision.too_close):
+        return None
+    return f"Why: {decision.explanation.text}"
+
+
+def total_line(review: Review) -> str:
+    """Return the points lost, and the parts that add up to them: the mistakes, the
+    inaccuracies, the losses too close to call, and the small slips."""
+    summary = review.summary()
+    parts = []
+    groups = (
+        ("mistake", "mistakes", [d for d in summary.listed if d.grade == "mistake"]),
+        ("inaccuracy", "inaccuracies", [d for d in summary.listed if d.grade == "inaccuracy"]),
+        ("too close to call", "too close to call", [d for d in summary.listed if d.too_close]),
+    )
+    for one, many, decisions in groups:
+        if decisions:
+            lost = Review(tuple(decisions)).total_loss
+            parts.append(f"{_count(len(decisions), one, many)}: {lost:.2f}")
+    if summary.slips:
+        parts.append(
+            f"{_count(summary.slips, 'small slip', 'small slips')}: {summary.slips_loss:.2f}"
+        )
+    tally = "; ".join(parts) or "no inaccuracy or mistake"
+    return f"Points lost to decisions: {summary.total:.2f} ({tally})."
 
 
 def review_text(review: Review, controller: Controller, seat: int, samples: int, seed: int) -> str:
-    """Return the review as a coach's text: a line per decision, then the points lost."""
+    """Return the review as a coach's text: a line per decision (and why, for the ones that
+    count), then the points lost and what they add up from."""
     player = controller.seats[seat]
     subject = "you" if player.is_human else f"seat {seat}"
     first = hand_numbers(controller).start
@@ -176,17 +217,15 @@ def review_text(review: Review, controller: Controller, seat: int, samples: int,
         passing = "no pass" if direction == "hold" else f"pass {direction}"
         mine = [decision for decision in review.decisions if decision.hand == hand]
         lines += ["", f"Hand {hand} ({passing}):"]
-        lines += [f"  {decision_line(decision, subject)}" for decision in mine]
+        for decision in mine:
+            lines.append(f"  {decision_line(decision, subject)}")
+            why = why_line(decision)
+            if why is not None:
+                lines.append(f"    {why}")
         if len(hands) > 1:
-            lost = round(sum(decision.loss for decision in mine), DECIMALS)
+            lost = Review(tuple(mine)).total_loss
             lines.append(f"  Lost in hand {hand}: {_points(lost)}.")
-    grades = [decision.grade for decision in review.decisions]
-    counts = [
-        _count(grades.count("mistake"), "mistake", "mistakes"),
-        _count(grades.count("inaccuracy"), "inaccuracy", "inaccuracies"),
-    ]
-    tally = ", ".join(part for part in counts if part) or "no inaccuracy or mistake"
-    lines += ["", f"Points lost to decisions: {review.total_loss:.2f} ({tally})."]
+    lines += ["", total_line(review)]
     return "\n".join(lines) + "\n"
 
 

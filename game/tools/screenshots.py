@@ -66,7 +66,7 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         saved.append(path)
 
     try:
-        app.stack.push(TitleScene(app))
+        app.push(TitleScene(app))
         for _ in range(600):  # until the title's cards are drawn (a few seconds at 4K)
             app.step(1 / 60)
             if app.warm_up(0.0):
@@ -85,7 +85,7 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
                 raise RuntimeError(f"the table never reached the {moment} moment at {name}")
             save(f"table-{moment}")
         app.push_scene("review", table.scene, table.session.controller.hand_number, 0)
-        review = app.stack.top
+        review = app.top_scene()
         assert review is not None
         for _ in range(600):  # one decision a frame with the inline reviews
             app.step(1 / 60)
@@ -100,13 +100,13 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_h, mod=0))
         app.step(1 / 60)
         save("review-hindsight")
-        app.stack.remove(review)
+        app.close_scene(review)
         table.next_hand()
-        table.scene.moment("moon", "North shot the moon!", "Everyone else takes 26 points")
+        table.scene.flow.moment("moon", "North shot the moon!", "Everyone else takes 26 points")
         for _ in range(80):
             app.step(1 / 60)
         save("moon")
-        app.stack.replace(table.scene)
+        app.show_only(table.scene)
         app.push_scene("pause_menu", table.scene)
         app.push_scene("settings", overlay=True)
         app.step(1 / 60)

@@ -41,21 +41,18 @@ class ScriptedTable:
             seed=seed,
             limit_ms=app.think.limit_ms,
         )
+        #: The match being played (the local one: its bot reads the person's observation).
+        self.session = session
         self.scene = TableScene(app, session)
-        app.stack.replace(self.scene)
+        app.show_only(self.scene)
         self.frames = 0
-
-    @property
-    def session(self) -> TableSession:
-        """Return the match being played."""
-        return self.scene.session
 
     def person_ready(self) -> bool:
         """Return whether the person must act, the table has shown everything so far and
         nothing covers it (a moment, say: input would go there)."""
         session = self.session
         waiting = session.person_must_pass or session.person_must_play
-        on_top = self.app.stack.top is self.scene
+        on_top = self.app.top_scene() is self.scene
         return waiting and on_top and self.scene.view.idle and not session.has_ready_move()
 
     def choose_pass(self) -> None:
@@ -69,10 +66,10 @@ class ScriptedTable:
         if self.session.person_must_pass:
             if len(scene.selected) != 3:
                 self.choose_pass()
-            scene.pass_selected()
+            scene.controls.pass_selected()
         elif self.session.person_must_play:
             observation = self.session.controller.observation(HUMAN_SEAT)
-            scene.play(self.bot.choose_play(observation))
+            scene.controls.play(self.bot.choose_play(observation))
 
     def run_until(
         self,
@@ -120,7 +117,7 @@ class ScriptedTable:
     def at_summary(self, max_frames: int = 20_000) -> bool:
         """Run to the end of the hand, its summary on screen."""
         reached = self.run_until(
-            lambda: isinstance(self.app.stack.top, HandSummary), max_frames=max_frames
+            lambda: isinstance(self.app.top_scene(), HandSummary), max_frames=max_frames
         )
         if reached:
             self.run_until(lambda: False, max_frames=10, act=False)
@@ -138,7 +135,7 @@ class ScriptedTable:
             )
         ):
             return False
-        self.scene.hint()
+        self.scene.controls.hint()
         reached = self.run_until(lambda: self.session.hint is not None, act=False)
         self.run_until(lambda: False, max_frames=10, act=False)
         return reached
@@ -147,7 +144,7 @@ class ScriptedTable:
         """Play hands to the end of the match, its result on screen."""
         for _ in range(60):
             if self.run_until(
-                lambda: self.match_over() or isinstance(self.app.stack.top, HandSummary)
+                lambda: self.match_over() or isinstance(self.app.top_scene(), HandSummary)
             ):
                 if self.match_over():
                     self.run_until(lambda: False, max_frames=10, act=False)
@@ -157,10 +154,10 @@ class ScriptedTable:
 
     def next_hand(self) -> None:
         """Close a hand summary on screen and deal the next hand."""
-        top = self.app.stack.top
+        top = self.app.top_scene()
         if isinstance(top, HandSummary):
             top.go_on()
 
     def match_over(self) -> bool:
         """Return whether the match result is on screen."""
-        return isinstance(self.app.stack.top, MatchOverScene)
+        return isinstance(self.app.top_scene(), MatchOverScene)

@@ -87,7 +87,7 @@ class MatchOverScene(Scene):
         """Return the table's rows: the names, the hands (the first ones added up into one row
         when all would not fit the window) and the totals."""
         layout = self.app.layout
-        controller = self.table.session.controller
+        controller = self.table.session.record
         room = layout.height - 2 * layout.px(20) - layout.px(RESULT_TOP + RESULT_BOTTOM)
         fixed = 2 + (1 if any_moon(controller) else 0)
         most = max(1, room // self.line_height() - fixed)
@@ -98,14 +98,14 @@ class MatchOverScene(Scene):
         """Return the result's panel: as tall as its table, within the window, covering each
         name plate whole or not at all (``Layout.panel``)."""
         layout = self.app.layout
-        lines = len(self.rows()) + (1 if any_moon(self.table.session.controller) else 0)
+        lines = len(self.rows()) + (1 if any_moon(self.table.session.record) else 0)
         height = layout.px(RESULT_TOP + RESULT_BOTTOM) + lines * self.line_height()
         return layout.panel(layout.px(RESULT_WIDTH), height, layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel: the winner, the table of every hand, the buttons."""
         layout = self.app.layout
-        controller = self.table.session.controller
+        controller = self.table.session.record
         winner = controller.winner
         rect = self.panel()
         you_won = winner == 0 and self.table.session.person_plays

@@ -122,6 +122,7 @@ class Moment(Scene):
         then: Callable[[], None] | None = None,
         seed: int = 0,
         dialog_follows: bool = False,
+        shaded: bool = False,
     ) -> None:
         super().__init__(app)
         if kind not in KINDS:
@@ -132,6 +133,9 @@ class Moment(Scene):
         self.then = then
         #: Whether a dialog opens as the moment ends: its shade then ends at the dialog's.
         self.dialog_follows = dialog_follows or kind in BEFORE_A_DIALOG
+        #: Whether it comes in over a table already shaded (by a moment just ended that left
+        #: a dialog's shade): its shade then grows from there, not from nothing.
+        self.shaded = shaded
         self.seconds, self.sound = KINDS[kind]
         self.age = 0.0
         self.finished = False
@@ -179,9 +183,13 @@ class Moment(Scene):
         return max(0.0, min(1.0, self.age / FADE_IN_S, (self.seconds - self.age) / FADE_OUT_S))
 
     def shade_alpha(self) -> int:
-        """Return how dark the table is shaded now: up to ``MOMENT_SHADE`` as the moment comes,
-        then down as it goes, to nothing or, when a dialog follows, to the dialog's shade."""
+        """Return how dark the table is shaded now: up to ``MOMENT_SHADE`` as the moment comes
+        (from the dialog's shade when it comes in ``shaded``), then down as it goes, to nothing
+        or, when a dialog follows, to the dialog's shade."""
         fade = self._fade()
+        if self.age < FADE_IN_S and self.shaded:
+            rest = theme.SHADE[3]
+            return round(rest + (MOMENT_SHADE - rest) * fade)
         if self.age < FADE_IN_S or not self.dialog_follows:
             return round(MOMENT_SHADE * fade)
         rest = theme.SHADE[3]

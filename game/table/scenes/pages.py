@@ -366,7 +366,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
 
     def leave() -> None:
         if table.session.person_plays:
-            app.save_game(table.session.controller)
+            app.save_game(table.session.record)
         app.replace_scene("title")
 
     menu = MenuScene(
@@ -378,11 +378,11 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet",
-                lambda: app.push(score_page(app, table.session.controller, table)),
+                lambda: app.push(score_page(app, table.session.record, table)),
             ),
             MenuItem(
                 "How to play",
-                lambda: app.push(help_page(app, table.session.controller.rules)),
+                lambda: app.push(help_page(app, table.session.record.rules)),
             ),
             MenuItem(leave_words(table.session.person_plays), leave),
         ],

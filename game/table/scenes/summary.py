@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 def point_cards_taken(table: TableScene) -> list[list[int]]:
     """Return, per seat, the point cards (and the J♦ if it counts) it took this hand."""
-    controller = table.session.controller
+    controller = table.session.record
     counted = POINT_CARDS_MASK
     if controller.rules.jack_of_diamonds:
         counted |= 1 << JACK_OF_DIAMONDS
@@ -66,7 +66,7 @@ class HandSummary(Scene):
         self.review_button = (
             Button("Review this hand", self.open_review) if table.session.person_plays else None
         )
-        self.hand = table.session.controller.hand_number
+        self.hand = table.session.record.hand_number
         #: While watching, the summary goes on by itself after a pause.
         self.countdown = Countdown(None if table.session.person_plays else WATCH_PAUSE_S)
 

@@ -15,7 +15,10 @@ import math
 import os
 from typing import Any
 
+from ai.explain import TEMPLATES, Explanation
+from ai.outcomes import PARTS, Outcome
 from ai.review import DecisionReview, Review
+from ai.search import TALLY_SIZE
 from core.cards import card_text, mask_texts, parse_card
 from core.controller import Controller
 from core.errors import HeartsError
@@ -54,6 +57,29 @@ def _decision_dict(decision: DecisionReview) -> dict[str, Any]:
         "chosen_cost": decision.chosen_cost,
         "best_cost": decision.best_cost,
         "samples": decision.samples,
+        "margin": decision.margin,
+        "close": [[card_text(card) for card in cards] for cards in decision.close],
+        "chosen_outcome": _outcome_dict(decision.chosen_outcome),
+        "best_outcome": _outcome_dict(decision.best_outcome),
+        "why": None
+        if decision.explanation is None
+        else {
+            "template": decision.explanation.template,
+            "part": decision.explanation.part,
+            "difference": decision.explanation.difference,
+            "text": decision.explanation.text,
+        },
+    }
+
+
+def _outcome_dict(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {
+        "runs": outcome.runs,
+        "tallies": list(outcome.tallies),
+        "flags": outcome.flags,
+        "match_weight": outcome.match_weight,
     }
 
 
@@ -112,6 +138,12 @@ def _decision(data: object, hand: int, seat: int) -> DecisionReview:
     loss = _cost(data.get("loss"))
     if loss is None or loss < 0:
         raise ReviewFileError("a loss must be a number of at least 0")
+    margin = _cost(data.get("margin"))
+    if margin is not None and margin < 0:
+        raise ReviewFileError("a margin must be a number of at least 0")
+    close = data.get("close", [])
+    if not isinstance(close, list) or len(close) > 60:
+        raise ReviewFileError("the choices within the noise must be a list")
     return DecisionReview(
         hand,
         seat,
@@ -123,7 +155,44 @@ def _decision(data: object, hand: int, seat: int) -> DecisionReview:
         _cost(data.get("chosen_cost")),
         _cost(data.get("best_cost")),
         _whole(data.get("samples"), 0, 10**9),
+        margin,
+        tuple(_cards(cards, count) for cards in close),
+        _outcome(data.get("chosen_outcome")),
+        _outcome(data.get("best_outcome")),
+        _explanation(data.get("why")),
     )
+
+
+def _outcome(data: object) -> Outcome | None:
+    """Return an outcome kept in the file (None for none; reviews from before they were kept
+    have none)."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ReviewFileError("an outcome must be an object")
+    tallies = data.get("tallies")
+    if not isinstance(tallies, list) or len(tallies) != TALLY_SIZE:
+        raise ReviewFileError(f"an outcome has {TALLY_SIZE} tallies")
+    return Outcome(
+        _whole(data.get("runs"), 0, 10**9),
+        tuple(_whole(number, 0, 13 * 10**9) for number in tallies),
+        _whole(data.get("flags"), 0, 2**31),
+        _whole(data.get("match_weight"), 0, 10**6),
+    )
+
+
+def _explanation(data: object) -> Explanation | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ReviewFileError("an explanation must be an object")
+    template, part, text = data.get("template"), data.get("part"), data.get("text")
+    difference = _cost(data.get("difference"))
+    if template not in TEMPLATES or part not in PARTS or difference is None:
+        raise ReviewFileError("an explanation names a template and a part")
+    if not isinstance(text, str) or len(text) > 500:
+        raise ReviewFileError("an explanation's text must be a short string")
+    return Explanation(str(template), str(part), difference, text)
 
 
 def _entry(data: object, finished: set[int]) -> tuple[ReviewKey, Review]:
