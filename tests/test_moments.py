@@ -12,8 +12,9 @@ from table_driver import Driver, MakeDriver
 from core import events as ev
 from core.cards import QUEEN_OF_SPADES
 from core.controller import Controller
+from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.moment import MOON_LIGHT, Moment
-from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.summary import HandSummary
 from game.table.session import TableSession
 
 

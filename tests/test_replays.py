@@ -243,7 +243,7 @@ def test_a_bad_number_of_matches_kept_falls_back_to_the_default(value: object) -
 def test_the_list_counts_one_hand_as_one_hand(
     drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from game.table.scenes import replays as scene
+    from game.table.scenes.replays import replay_list as scene
     from game.table.store.replays import ReplayEntry
 
     seats = finished_match(1).seats

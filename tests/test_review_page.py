@@ -390,7 +390,7 @@ def test_the_review_page_is_opaque_and_says_how_to_close_it(
 ) -> None:
     from test_dialogs import drawn_over, words_drawn
 
-    import game.table.scenes.review as review_module
+    import game.table.scenes.review.page as review_module
     from game.table.widgets import CLOSE_HINT
 
     driver = drivers(size=(800, 600))

@@ -9,7 +9,8 @@ import numpy as np
 import pygame
 import pytest
 
-from game.table.sounds import MAX_PEAK, MAX_SECONDS, SOUND_NAMES, SoundBoard, synthesize
+from game.table.sound_synthesis import MAX_PEAK, MAX_SECONDS, SOUND_NAMES, synthesize
+from game.table.sounds import SoundBoard
 
 
 @pytest.mark.parametrize("name", SOUND_NAMES)

@@ -13,10 +13,12 @@ from table_driver import Driver, MakeDriver
 from core import events as ev
 from core.controller import Controller
 from game.table import theme
+from game.table.scenes import match_result as match_result_module
 from game.table.scenes import summary as summary_module
 from game.table.scenes.last_trick import LastTrick
+from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.pages import ScoreSheet
-from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.score_table import hand_rows
 from game.table.session import TableSession
@@ -55,6 +57,7 @@ def texts_drawn(
         return original(surface, text, px, colour, **kw)  # type: ignore[arg-type]
 
     monkeypatch.setattr(summary_module, "draw_text", recording)
+    monkeypatch.setattr(match_result_module, "draw_text", recording)
     scene.draw(driver.app.screen)
     monkeypatch.undo()
     return drawn

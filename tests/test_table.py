@@ -21,7 +21,8 @@ from core.record import dumps_record, loads_record
 from game.table import app as app_module
 from game.table import main as table_program
 from game.table.scene import SCENES, Scene
-from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.match_result import MatchOverScene
+from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.scenes.title import TitleScene
 from game.table.session import TableSession, action_cards

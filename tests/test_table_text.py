@@ -11,6 +11,7 @@ import pytest
 from table_driver import make_dirs
 
 import game.table.playing.painter as table_module
+import game.table.scenes.match_result as match_result_module
 import game.table.scenes.summary as summary_module
 import game.table.widgets as widgets
 from ai.registry import BOTS
@@ -34,7 +35,7 @@ def texts(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[tuple[str, pygame.Re
         drawn.append((text, rect.copy()))
         return rect
 
-    for module in (table_module, summary_module, widgets):
+    for module in (table_module, summary_module, match_result_module, widgets):
         monkeypatch.setattr(module, "draw_text", recording)
     yield drawn
 

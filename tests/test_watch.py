@@ -130,7 +130,7 @@ def test_a_watched_match_ends_and_the_next_watched_match_starts_by_itself(
     drivers: MakeDriver,
 ) -> None:
     from core.rules import RuleSet
-    from game.table.scenes.summary import MatchOverScene
+    from game.table.scenes.match_result import MatchOverScene
     from game.table.watch import WATCH_MATCH_PAUSE_S
 
     driver = drivers()

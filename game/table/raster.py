@@ -20,9 +20,13 @@ class Canvas:
         self.width, self.height = width, height
         xs = np.arange(width, dtype=np.float32) + 0.5
         ys = np.arange(height, dtype=np.float32) + 0.5
-        self.x, self.y = np.meshgrid(xs, ys, indexing="ij")
-        self.premultiplied = np.zeros((width, height, 3), np.float32)
-        self.alpha = np.zeros((width, height), np.float32)
+        grid = np.meshgrid(xs, ys, indexing="ij")
+        self.x: np.ndarray = grid[0]
+        self.y: np.ndarray = grid[1]
+        #: The premultiplied colour, one (x, y) plane a channel: painting a plane whole is
+        #: several times faster than painting interleaved channels.
+        self.premultiplied = np.zeros((3, width, height), np.float32)
+        self.alpha: np.ndarray = np.zeros((width, height), np.float32)
 
     def box(
         self, left: float, top: float, right: float, bottom: float, radius: float
@@ -64,18 +68,23 @@ class Canvas:
         """Lay ``colour`` over the canvas where ``coverage`` (0..1) says, times ``opacity``."""
         amount = np.clip(coverage, 0.0, 1.0) * opacity
         keep = 1.0 - amount
-        self.premultiplied *= keep[..., None]
-        self.premultiplied += amount[..., None] * np.asarray(colour, np.float32)
+        for plane, value in zip(self.premultiplied, colour, strict=True):
+            plane *= keep
+            plane += amount * np.float32(value)
         self.alpha = self.alpha * keep + amount
 
     def surface(self, clear_colour: RGB) -> pygame.Surface:
         """Return the canvas as a per-pixel-alpha surface; clear pixels carry ``clear_colour``."""
         alpha = self.alpha
-        safe = np.where(alpha > 0, alpha, 1.0)[..., None]
-        rgb = np.where(alpha[..., None] > 0, self.premultiplied / safe, clear_colour)
+        painted = alpha > 0
+        safe = np.where(painted, alpha, 1.0)
         result = pygame.Surface((self.width, self.height), pygame.SRCALPHA)
         pixels = pygame.surfarray.pixels3d(result)
-        pixels[...] = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
+        for channel, (plane, clear) in enumerate(
+            zip(self.premultiplied, clear_colour, strict=True)
+        ):
+            rgb = np.where(painted, plane / safe, float(clear))
+            pixels[..., channel] = np.clip(np.rint(rgb), 0, 255).astype(np.uint8)
         del pixels
         alphas = pygame.surfarray.pixels_alpha(result)
         alphas[...] = np.clip(np.rint(alpha * 255), 0, 255).astype(np.uint8)

@@ -14,7 +14,8 @@ import pygame
 from ai.easy import EasyBot
 from core.rules import RuleSet
 from game.table.app import App
-from game.table.scenes.summary import HandSummary, MatchOverScene
+from game.table.scenes.match_result import MatchOverScene
+from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.session import HUMAN_SEAT, TableSession
 

@@ -7,6 +7,7 @@ Importing this package imports every screen, and so registers each by its name
 
 from game.table.scenes import (
     last_trick,
+    match_result,
     menu,
     moment,
     name_entry,
@@ -22,6 +23,7 @@ from game.table.scenes import (
 
 __all__ = [
     "last_trick",
+    "match_result",
     "menu",
     "moment",
     "name_entry",

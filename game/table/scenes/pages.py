@@ -11,6 +11,7 @@ import pygame
 from ai.review import finished_hands
 from core.cards import card_label, parse_card
 from core.controller import Controller
+from core.rules import RuleSet
 from core.scoresheet import rules_summary
 from game.table import theme
 from game.table.hover import HoverGate
@@ -50,9 +51,18 @@ def with_suit_symbols(text: str) -> str:
     return CARD_TEXT.sub(lambda found: card_label(parse_card(found.group())), text)
 
 
-def help_page(app: App) -> TextPage:
-    """Return the rules and keys page."""
-    rules = f"Rules of this match: {with_suit_symbols(rules_summary(app.settings.rules))}."
+def rules_line(match_rules: RuleSet | None, settings_rules: RuleSet) -> str:
+    """Return the help page's line on the rules: those of the match being played, or outside a
+    match the rules the next match starts with (the settings')."""
+    if match_rules is not None:
+        return f"Rules of this match: {with_suit_symbols(rules_summary(match_rules))}."
+    summary = with_suit_symbols(rules_summary(settings_rules))
+    return f"Rules for the next match (from Settings): {summary}."
+
+
+def help_page(app: App, match_rules: RuleSet | None = None) -> TextPage:
+    """Return the rules and keys page; ``match_rules`` are those of the match being played."""
+    rules = rules_line(match_rules, app.settings.rules)
     return TextPage(app, "How to play", [*HELP_LINES, "", rules])
 
 
@@ -370,7 +380,10 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
                 "Score sheet",
                 lambda: app.push(score_page(app, table.session.record, table)),
             ),
-            MenuItem("How to play", lambda: app.push(help_page(app))),
+            MenuItem(
+                "How to play",
+                lambda: app.push(help_page(app, table.session.record.rules)),
+            ),
             MenuItem(leave_words(table.session.person_plays), leave),
         ],
         overlay=True,

@@ -22,8 +22,9 @@ from game.table.store.review_file import load_reviews
 if TYPE_CHECKING:
     from game.table.app import App
 
-#: Time a title-menu frame may spend drawing cards ahead of the table.
-TITLE_WARM_BUDGET_S = 0.03
+#: Time a title-menu frame may spend preparing cards and sounds ahead of the table: what a
+#: frame at 60 Hz leaves after drawing the menu at 3840×2160, with room to spare.
+TITLE_WARM_BUDGET_S = 0.008
 #: The fans of cards on each side of the title menu, and how far each card turns.
 LEFT_FAN = tuple(parse_cards("TH JH QH KH AH"))
 RIGHT_FAN = tuple(parse_cards("2C 7D QS"))
