@@ -19,12 +19,15 @@ from core.cards import HEARTS, QUEEN_OF_SPADES, suit_of
 from core.controller import Result
 from core.rules import pass_receiver, pass_sender
 from core.scoring import HandScore
+from game.table.app import App
 from game.table.bot_requests import InlineBots
+from game.table.match.local import SavedMatch
 from game.table.match.port import Hint, MatchSheet, ReviewKey, SeatView, TableMatch
 from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.pages import REVIEW_WORDS, ScoreSheet
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
+from game.table.scenes.title import continue_match
 from game.table.score_table import MOON_NOTE
 from game.table.session import TableSession
 
@@ -500,3 +503,42 @@ def test_the_table_gets_its_own_seat_s_view_of_the_exchange() -> None:
     assert all(len(cards) == 3 for cards in held)
     watched, held = hidden_passes(watch=True)
     assert [sorted(cards) for cards in watched.passes] == [sorted(cards) for cards in held]
+
+
+class FakeMatches:
+    """A factory of fake matches, in place of the local one: what the title asks for."""
+
+    def __init__(self) -> None:
+        self.made: list[SuitMatch] = []
+
+    def new(self, watch: bool = False) -> TableMatch:
+        self.made.append(SuitMatch())
+        return self.made[-1]
+
+    def saved(self, programs_allowed: bool = False) -> SavedMatch:
+        self.made.append(SuitMatch())
+        return SavedMatch(self.made[-1])
+
+
+def test_the_title_asks_its_factory_for_the_match_to_continue_or_start(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The title and the match result start and continue matches through ``App.matches``
+    alone, so another kind of match can be offered the same way."""
+    driver = drivers()
+    app = driver.app
+    matches = FakeMatches()
+    monkeypatch.setattr(app, "matches", matches)
+    assert continue_match(app)
+    driver.step()
+    assert driver.table.session is matches.made[-1] and len(matches.made) == 1
+    app.replace_scene("title")
+    driver.step()
+    app.start_match()
+    driver.step()
+    assert driver.table.session is matches.made[-1] and len(matches.made) == 2
+
+
+def test_the_app_leaves_statistics_and_saves_to_the_books() -> None:
+    """Screens use ``App.books`` for the statistics and the saved game: no forwards remain."""
+    assert not {"stats", "save_game", "load_saved_game"} & set(vars(App))
