@@ -214,10 +214,11 @@ class SuitMatch:
         self.to_act = winner
         if self.tricks == 13:
             shooter = next((s for s in range(4) if self.taken[s] == 26), None)
-            points_by_seat = tuple(
+            scored = [
                 (0 if s == shooter else 26) if shooter is not None else self.taken[s]
                 for s in range(4)
-            )
+            ]
+            points_by_seat = (scored[0], scored[1], scored[2], scored[3])
             self.totals = points_by_seat
             self.phase = "match_over" if self.last else "hand_over"
             taken = (self.taken[0], self.taken[1], self.taken[2], self.taken[3])
@@ -300,7 +301,7 @@ def test_a_hand_with_a_pass_is_played_at_the_table_through_the_interface_alone(
     # the fake sends seat 0's view (the others' passes without cards): every pass but the one
     # received still flies, the person's face up, the others' face down
     flying = max(flights, key=len)
-    assert sorted(face for seat, face in flying if seat == 0) == given
+    assert sorted(face or 0 for seat, face in flying if seat == 0) == given
     assert sorted(seat for seat, face in flying if face is None) == [1, 1, 1, 2, 2, 2]
     got = [13 * HEARTS + rank for rank in range(3)]  # the 2, 3 and 4 of hearts from the right
     assert set(table.view.shown.hand) == set(range(10)) | set(got)
