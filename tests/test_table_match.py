@@ -543,3 +543,23 @@ def test_the_title_asks_its_factory_for_the_match_to_continue_or_start(
 def test_the_app_leaves_statistics_and_saves_to_the_books() -> None:
     """Screens use ``App.books`` for the statistics and the saved game: no forwards remain."""
     assert not {"stats", "save_game", "load_saved_game"} & set(vars(App))
+
+
+def test_the_local_match_s_sheet_is_what_its_controller_holds() -> None:
+    """The sheet of a local match: the rules, the hands' scores and totals, and the cards each
+    seat took in the hand's tricks; made again only when the match changes."""
+    session = TableSession.new_match(InlineBots(), ("easy",) * 3, seed=9)
+    controller = session.controller
+    assert session.sheet().started and session.sheet().hands == ()
+    play_to_hand_end(session, lambda match: None)
+    sheet = session.sheet()
+    assert sheet is session.sheet(), "the sheet is kept while nothing changes"
+    assert sheet.hands == tuple(controller.hand_scores) and len(sheet.hands) == 1
+    assert sheet.totals == controller.totals and sheet.rules == controller.rules
+    assert sheet.first_hand == 1 and sheet.finished_hands == [1] and sheet.person_seated
+    for seat in range(4):
+        won = [trick.cards for trick in controller.tricks if trick.winner == seat]
+        assert sheet.taken[seat] == tuple(card for cards in won for card in cards)
+    assert sum(len(cards) for cards in sheet.taken) == 52
+    assert session.next_hand().ok
+    assert session.sheet().hand_number == 2 and session.sheet().taken == ((), (), (), ())
