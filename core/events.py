@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from core.actions import Action
+from core.actions import Action, PassAction
 from core.cards import card_text
 from core.rules import pass_sender
 
@@ -68,7 +68,8 @@ class PassSubmitted(Event):
 
 @dataclass(frozen=True)
 class PassesExchanged(Event):
-    """All four passes were exchanged; ``passes[s]`` are the cards seat s gave away."""
+    """All four passes were exchanged; ``passes[s]`` are the cards seat s gave away (none
+    where a seat's view hides them, ``seen_by``)."""
 
     kind: ClassVar[str] = "passes_exchanged"
     direction: str
@@ -131,19 +132,26 @@ class ActionUndone(Event):
     action: Action
 
 
+def passes_known(viewer: int, direction: str) -> tuple[int, int]:
+    """Return the seats whose passed cards ``viewer`` knows: its own, and the seat that passed
+    to it (whose cards it received)."""
+    return (viewer, pass_sender(viewer, direction))
+
+
 def seat_view(data: dict[str, Any], viewer: int | None, *, match_over: bool) -> dict[str, Any]:
     """Return an event's JSON data (``Event.to_dict``) as the seat ``viewer`` may see it.
 
     A seat knows its own pass and the cards it received: the other passes are blanked. The
     match's seed deals every hand, so it is blanked too until the match is over (then it
     serves replays). With no viewer (nobody's cards to keep secret) nothing is hidden.
+    ``seen_by`` is the same for an event itself.
     """
     if viewer is None:
         return data
     if data["type"] == MatchStarted.kind and not match_over:
         data["seed"] = None
     elif data["type"] == PassesExchanged.kind:
-        known = (viewer, pass_sender(viewer, data["direction"]))
+        known = passes_known(viewer, data["direction"])
         data["passes"] = [
             cards if seat in known else None for seat, cards in enumerate(data["passes"])
         ]
@@ -152,3 +160,22 @@ def seat_view(data: dict[str, Any], viewer: int | None, *, match_over: bool) -> 
         if "pass" in action and action["seat"] != viewer:
             action["pass"] = None
     return data
+
+
+def seen_by(event: Event, viewer: int | None, *, match_over: bool) -> Event:
+    """Return the event as the seat ``viewer`` may see it, as ``seat_view`` does its data: a
+    pass the seat does not know has no cards (every pass is three cards, so its count is
+    known), and the seed is 0 until the match is over. With no viewer it is unchanged."""
+    if viewer is None:
+        return event
+    if isinstance(event, MatchStarted) and not match_over:
+        return dataclasses.replace(event, seed=0)
+    if isinstance(event, PassesExchanged):
+        known = passes_known(viewer, event.direction)
+        passes = tuple(cards if seat in known else () for seat, cards in enumerate(event.passes))
+        return dataclasses.replace(event, passes=passes)
+    if isinstance(event, ActionUndone):
+        action = event.action
+        if isinstance(action, PassAction) and action.seat != viewer:
+            return ActionUndone(PassAction(action.seat, ()))
+    return event

@@ -38,8 +38,7 @@ def title_with_a_saved_match(driver: Driver) -> tuple[TitleScene, bytes]:
     """Start a match, play until the person must act, leave to the title; return the save."""
     driver.app.start_match()
     driver.run_until(driver.ready_for_person)
-    first = driver.table.session.controller
-    driver.app.save_game(first)
+    driver.app.books.save_match(driver.table.session)
     driver.app.replace_scene("title")
     driver.step()
     title = driver.top
@@ -195,7 +194,7 @@ def test_the_pages_over_a_match_are_opaque(drivers: MakeDriver, name: str) -> No
     driver.app.start_match()
     driver.run_until(driver.ready_for_person)
     table = driver.table
-    argument = table.session.controller if name == "score_sheet" else table
+    argument = table.session.sheet() if name == "score_sheet" else table
     page = scene_named(name, driver.app, argument)
     over_magenta = drawn_over(driver.app, page, (255, 0, 255))
     over_cyan = drawn_over(driver.app, page, (0, 255, 255))

@@ -118,7 +118,7 @@ def score_sheet(driver: Driver) -> Scene:
     with_save(driver, hands=4)
     assert continue_match(driver.app)
     driver.step()
-    return ScoreSheet(driver.app, driver.table.session.controller, driver.table)
+    return ScoreSheet(driver.app, driver.table.session.sheet(), driver.table)
 
 
 def focus_of(scene: Scene) -> object:

@@ -137,7 +137,7 @@ def test_the_table_records_a_whole_match_per_difficulty(drivers: MakeDriver) -> 
     assert table.match_over(), "the match did not end"
     controller = table.session.controller
     scores = controller.hand_scores
-    stats = app.stats
+    stats = app.books.stats
     easy = stats.tally("easy")
     assert (easy.matches_played, easy.hands_played) == (1, len(scores))
     assert easy.hands_won == sum(1 for score in scores if score.points[0] == min(score.points))

@@ -21,7 +21,7 @@ from game.table.scenes.pages import ScoreSheet
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.score_table import hand_rows
-from game.table.session import TableSession
+from game.table.session import TableSession, match_sheet
 
 Drawn = tuple[str, tuple[int, ...]]
 
@@ -102,7 +102,7 @@ def test_s_and_l_show_the_score_sheet_and_the_last_trick_over_the_end_of_a_hand(
     assert isinstance(over, MatchOverScene if finished else HandSummary)
     driver.key(pygame.K_s)
     sheet = driver.top
-    assert isinstance(sheet, ScoreSheet) and sheet.controller is controller
+    assert isinstance(sheet, ScoreSheet) and sheet.sheet == match_sheet(controller)
     driver.key(pygame.K_ESCAPE)
     assert driver.top is over
     driver.key(pygame.K_l)
@@ -146,13 +146,14 @@ def test_a_result_too_long_for_the_window_adds_up_the_first_hands() -> None:
     assert controller.new_match(None, 11, ["human", "bot:normal", "bot:normal", "bot:normal"]).ok
     play_randomly(controller, random.Random(11), 100_000)
     scores = controller.hand_scores
-    rows = hand_rows(controller, most=3)
+    sheet = match_sheet(controller)
+    rows = hand_rows(sheet, most=3)
     assert len(rows) == 3
     first = len(scores) - 2
     summed = [sum(score.points[seat] for score in scores[:first]) for seat in range(4)]
     assert rows[0] == (f"1-{first}", *(str(points) for points in summed))
     assert [row[0] for row in rows[1:]] == [str(first + 1), str(first + 2)]
-    assert hand_rows(controller) == hand_rows(controller, most=len(scores))
+    assert hand_rows(sheet) == hand_rows(sheet, most=len(scores))
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 1280), (800, 600)])

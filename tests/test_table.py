@@ -180,7 +180,7 @@ def test_a_whole_hand_with_the_mouse(drivers: MakeDriver, bots: str) -> None:
     assert tried_illegal
     assert plays == 13
     assert controller.phase == "hand_over"
-    assert driver.app.stats.hands_played == 1
+    assert driver.app.books.stats.hands_played == 1
     finish_summary_by_mouse(driver)
     driver.run_until(driver.ready_for_person)
     assert controller.hand_number == 2
@@ -240,9 +240,9 @@ def test_a_whole_match_with_the_keyboard(drivers: MakeDriver) -> None:
     assert controller.phase == "match_over"
     assert max(controller.totals) >= controller.rules.end_score
     assert summaries == controller.hand_number
-    assert app.stats.matches_played == 1
-    assert app.stats.hands_played == controller.hand_number
-    assert app.stats.matches_won == (1 if controller.winner == 0 else 0)
+    assert app.books.stats.matches_played == 1
+    assert app.books.stats.hands_played == controller.hand_number
+    assert app.books.stats.matches_won == (1 if controller.winner == 0 else 0)
     assert app.saver.flush()
     assert not app.dirs.save_file.exists()
     on_disk = json.loads(app.dirs.statistics_file.read_text(encoding="utf-8"))
@@ -523,7 +523,7 @@ def test_watching_the_bots_plays_a_hand(drivers: MakeDriver, home: Path) -> None
     driver.run_until(driver.summary_shown, 2000)
     assert session.controller.phase == "hand_over"
     assert tricks_won(session.controller) == 13
-    assert app.stats.hands_played == 0
+    assert app.books.stats.hands_played == 0
     driver.key(pygame.K_RETURN)
     driver.run_until(lambda: table.view.shown.hand_number == 2 and table.view.idle, 50)
     assert session.controller.hand_number == 2
@@ -684,7 +684,7 @@ def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
         assert table.at_summary()
         table.next_hand()
     controller = table.session.controller
-    page = score_page(app, controller)
+    page = score_page(app, table.session.sheet())
     lines = page.lines() if callable(page.lines) else page.lines
     rows = [line for line in lines if isinstance(line, tuple)]
     assert rows[0] == ("Hand", app.settings.player_name, "West", "North", "East")

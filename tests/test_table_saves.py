@@ -221,7 +221,7 @@ def test_a_newer_statistics_file_is_kept_and_the_table_says_so_once(
     backup = dirs.data / "statistics.json.v4-backup"
     assert f"the original is kept as {backup.name}" in toasts(driver)
     assert backup.read_bytes() == original
-    driver.app.books.change_stats(driver.app.stats.with_hand(3))  # a hand is counted
+    driver.app.books.change_stats(driver.app.books.stats.with_hand(3))  # a hand is counted
     driver.close()
     assert json.loads(dirs.statistics_file.read_text(encoding="utf-8"))["hands_played"] == 6
     assert backup.read_bytes() == original

@@ -32,7 +32,7 @@ def test_the_score_sheet_names_the_person_as_the_table_does(drivers: MakeDriver)
     driver.app.start_match()
     driver.run_until(driver.ready_for_person)
     table = driver.table
-    sheet = scene_named("score_sheet", driver.app, table.session.controller)
+    sheet = scene_named("score_sheet", driver.app, table.session.sheet())
     header = page_lines(sheet)[0]
     assert header == ("Hand", table.seat_name(0), "West", "North", "East")
     assert header[1] == "You"

@@ -13,18 +13,17 @@ from typing import Any
 
 from ai.telemetry import telemetry_from_env
 from ai.think import ThinkConfig, think_config_from_env
-from core.controller import Controller
 from core.files import UserDirs, user_dirs
 from game.paths import asset_path
 from game.table.bot_requests import AsyncBots, WorkerBots
 from game.table.coach import Coach
 from game.table.match.books import MatchBooks
+from game.table.match.local import LocalMatches
 from game.table.review_requests import AsyncReviews, InlineReviews, WorkerReviews
 from game.table.session import TableSession
 from game.table.store.json_store import json_text
 from game.table.store.saves import BackgroundSaver
 from game.table.store.settings import MIN_WINDOW, Settings, fit_window, load_settings
-from game.table.store.stats import Statistics
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # Per-monitor DPI awareness on Windows, so the window is drawn at the real pixel size.
@@ -80,6 +79,8 @@ class App(ScreenLoop):
             reviews = WorkerReviews() if isinstance(self.bots, WorkerBots) else InlineReviews()
         self.reviews: AsyncReviews = reviews
         self.coach = Coach(reviews)
+        #: Where the table gets its matches (played here, for now).
+        self.matches = LocalMatches(self.books, self.bots, self.think, lambda: self.settings)
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(TITLE)
@@ -179,37 +180,14 @@ class App(ScreenLoop):
             settings = settings.with_changes(window_size=fit_window((size[0], size[1])))
         self.saver.submit(self.dirs.settings_file, json_text(settings.to_dict()))
 
-    @property
-    def stats(self) -> Statistics:
-        """Return the person's statistics (``MatchBooks.stats``)."""
-        return self.books.stats
-
-    def save_game(self, controller: Controller) -> None:
-        """Write the game in progress now (``MatchBooks.save_game``)."""
-        self.books.save_game(controller)
-
-    def load_saved_game(self) -> Controller | None:
-        """Return the saved game in progress, if any; a bad file is set aside with a message."""
-        controller, message = self.books.load_game()
-        if message:
-            self.toast(message, TOAST_SECONDS * 2)
-        return controller
-
     def start_match(self, watch: bool = False) -> None:
-        """Start a new match with the settings' opponents and rules and show the table."""
-        settings = self.settings
-        self.bots.cancel_all()
+        """Start a new match with the settings' opponents and rules and show the table; a
+        match the person plays replaces the saved one (once the table left has saved its)."""
         self.reviews.cancel()
-        session = TableSession.new_match(
-            self.bots,
-            settings.opponents,
-            settings.rules,
-            limit_ms=self.think.limit_ms,
-            watch=watch,
-        )
-        self.replace_scene("table", session)
+        match = self.matches.new(watch=watch)
+        self.replace_scene("table", match)
         if not watch:
-            self.books.save_game(session.controller)
+            self.books.save_match(match)
             self.saver.discard(self.dirs.reviews_file)
 
     # -- once a frame ---------------------------------------------------------------------

@@ -10,7 +10,7 @@ after an undo or a new match the old answers are dropped.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ai.review import Review
 from ai.think import Decision
@@ -23,9 +23,11 @@ from game.table.bot_requests import AsyncBots
 from game.table.match.port import (
     HUMAN_SEAT,
     Hint,
+    MatchSheet,
     Play,
     ReviewKey,
     SeatView,
+    TableMatch,
     action_cards,
     player_message,
 )
@@ -81,6 +83,7 @@ class TableSession:
         #: How many reviews the reviews file beside the saved game holds.
         self.reviews_saved = 0
         self._view: tuple[object, object, SeatView] | None = None
+        self._sheet: tuple[object, object, MatchSheet] | None = None
 
     @classmethod
     def new_match(
@@ -102,23 +105,30 @@ class TableSession:
         if not result.ok:
             raise ValueError(result.error)
         session = cls(controller, names, bots, limit_ms)
-        session.events.extend(result.events)
+        session.events.extend(session._seen(result).events)
         return session
 
     # -- what the table reads -------------------------------------------------------------
 
-    @property
-    def record(self) -> Controller:
-        """Return the match's record (the controller itself, here)."""
-        return self.controller
+    def _key(self) -> tuple[object, ...]:
+        """Return what changes whenever the match does (a move, an undo, a redo, a deal)."""
+        controller = self.controller
+        return (self._stamp(), len(controller.redo_actions), controller.phase)
 
     def view(self) -> SeatView:
         """Return what seat 0 sees now, made again only when the match has changed."""
-        controller = self.controller
-        key = (self._stamp(), len(controller.redo_actions), controller.phase)
+        match, key = self.controller.match, self._key()
         cached = self._view
-        if cached is None or cached[0] is not controller.match or cached[1] != key:
-            self._view = cached = (controller.match, key, self._make_view())
+        if cached is None or cached[0] is not match or cached[1] != key:
+            self._view = cached = (match, key, self._make_view())
+        return cached[2]
+
+    def sheet(self) -> MatchSheet:
+        """Return the match's scores and rules, made again only when the match has changed."""
+        match, key = self.controller.match, self._key()
+        cached = self._sheet
+        if cached is None or cached[0] is not match or cached[1] != key:
+            self._sheet = cached = (match, key, match_sheet(self.controller))
         return cached[2]
 
     def _make_view(self) -> SeatView:
@@ -210,9 +220,18 @@ class TableSession:
 
     # -- the person's commands ------------------------------------------------------------
 
+    def _seen(self, result: Result) -> Result:
+        """Return the result with its events as seat 0 may see them (``core.events.seen_by``):
+        while the person plays, the other seats' passes are hidden; watching, nothing is."""
+        viewer = HUMAN_SEAT if self.person_plays else None
+        over = self.controller.phase == "match_over"
+        events = tuple(ev.seen_by(event, viewer, match_over=over) for event in result.events)
+        return replace(result, events=events)
+
     def _after(self, result: Result) -> Result:
         if result.ok:
             self.hint = None
+            result = self._seen(result)
             self.events.extend(result.events)
         return result
 
@@ -257,6 +276,7 @@ class TableSession:
         if not result.ok:
             return result
         self._drop_requests()
+        result = self._seen(result)
         self.events.extend(result.events)
         return result
 
@@ -269,9 +289,9 @@ class TableSession:
             result = self.controller.redo_until([HUMAN_SEAT])
         else:
             result = self.controller.redo()
-        done = result.events if result.ok else ()
+        done = self._seen(result).events if result.ok else ()
         self.events.extend(done)
-        return Result(True, tuple(done))
+        return Result(True, done)
 
     # -- bots -----------------------------------------------------------------------------
 
@@ -322,8 +342,9 @@ class TableSession:
             else:
                 continue
             if result.ok:
-                self.events.extend(result.events)
-                return list(result.events)
+                seen = self._seen(result).events
+                self.events.extend(seen)
+                return list(seen)
         return []
 
     def request_hint(self) -> bool:
@@ -345,6 +366,37 @@ class TableSession:
     def close(self) -> None:
         """Drop every request (the worker itself belongs to the caller)."""
         self._drop_requests()
+
+
+def local_controller(match: TableMatch) -> Controller:
+    """Return the controller of a match played on this machine (what the review page reads);
+    a match hosted elsewhere has none, which raises ``TypeError``."""
+    if not isinstance(match, TableSession):
+        raise TypeError("a match hosted elsewhere has no controller here")
+    return match.controller
+
+
+def match_sheet(controller: Controller) -> MatchSheet:
+    """Return the scores and rules of the controller's match as the table shows them."""
+    match = controller.match
+    if match is None:
+        return MatchSheet()
+    taken: list[list[int]] = [[], [], [], []]
+    for trick in controller.tricks:
+        if trick.winner is not None:
+            taken[trick.winner].extend(trick.cards)
+    return MatchSheet(
+        rules=match.rules,
+        started=True,
+        person_seated=match.seats[HUMAN_SEAT].is_human,
+        first_hand=match.earlier.count + 1,
+        earlier_totals=tuple(match.earlier.totals),
+        hands=tuple(controller.hand_scores),
+        totals=tuple(controller.totals),
+        winner=controller.winner,
+        hand_number=controller.hand_number,
+        taken=tuple(tuple(cards) for cards in taken),
+    )
 
 
 def _plays(trick: Trick | None) -> tuple[Play, ...]:

@@ -18,6 +18,7 @@ from functools import partial
 
 from core import events as ev
 from core.cards import cards_of, mask_of
+from core.hand import PASS_SIZE
 from core.rules import pass_receiver, pass_sender
 from game.table.anim import Beat, Motion, Point, Timeline, duration
 from game.table.layout import LIFT, Layout
@@ -182,13 +183,16 @@ class TableView:
                 self._glides[("card", card)] = (seconds, 0.0, origin)
             for seat in range(4):
                 if seat != me:
-                    shown.counts[seat] -= 3
+                    shown.counts[seat] -= PASS_SIZE
                 if seat == sender:
                     continue
                 to = pass_receiver(seat, event.direction)
-                for index, card in enumerate(event.passes[seat]):
+                # the others' passes are only counted (their cards are not the person's to see)
+                faces: list[int | None] = (
+                    list(event.passes[me]) if seat == me else [None] * PASS_SIZE
+                )
+                for index, face in enumerate(faces):
                     key: Key = ("pass", seat, index)
-                    face = card if seat == me else None
                     shown.flying.append((key, face, seat, to))
                     self._glides[key] = (seconds, 0.0, self.layout.seat_anchor(seat))
             self.on_cue("pass", event.direction)
@@ -198,7 +202,7 @@ class TableView:
             shown.flying.clear()
             for seat in range(4):
                 if seat != me:
-                    shown.counts[seat] += 3
+                    shown.counts[seat] += PASS_SIZE
 
         def turned() -> None:
             shown = self.shown

@@ -84,7 +84,7 @@ def take(out: Path, size: tuple[int, int], seed: int) -> list[Path]:
             if not reach():
                 raise RuntimeError(f"the table never reached the {moment} moment at {name}")
             save(f"table-{moment}")
-        app.push_scene("review", table.scene, table.session.controller.hand_number, 0)
+        app.push_scene("review", table.scene, table.session.view().hand_number, 0)
         review = app.top_scene()
         assert review is not None
         for _ in range(600):  # one decision a frame with the inline reviews

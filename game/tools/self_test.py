@@ -107,7 +107,7 @@ def run_checks(home: Path, report: Callable[[str], None], opponents: str = "norm
             raise SelfTestError("the bot worker process failed and had to be replaced")
         report(f"a whole hand played with the bot worker (process {worker.pid})")
         controller = table.session.controller
-        app.save_game(controller)
+        app.books.save_match(table.session)
         if not app.saver.flush(10.0):
             raise SelfTestError("the game could not be saved in time")
         errors = app.saver.errors()

@@ -11,17 +11,18 @@ hosted elsewhere implements it too, and no screen changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from core import events as ev
 from core.actions import PassAction, PlayAction
 from core.cards import SUIT_NAMES, TWO_OF_CLUBS, card_label
 from core.controller import Result
+from core.rules import RuleSet
+from core.scoring import HandScore
 
 if TYPE_CHECKING:
     from ai.review import Review
-    from core.controller import Controller
 
 #: The person's seat (at the bottom of the table).
 HUMAN_SEAT = 0
@@ -88,6 +89,43 @@ class SeatView:
         return ev.HandScored(self.last_points, self.totals, self.last_moon_shooter)
 
 
+@dataclass(frozen=True)
+class MatchSheet:
+    """The match's scores as the score sheet, a hand's summary and the match result show them:
+    plain read-only data, made by the match (a remote match from what its host sends).
+
+    ``hands`` are the scores of the finished hands the record holds in full, from hand number
+    ``first_hand``; a long match's record folds the hands before into ``earlier_totals``.
+    ``taken`` is, per seat, the cards it took in the tricks of the hand being shown.
+    """
+
+    rules: RuleSet = field(default_factory=RuleSet)
+    started: bool = False
+    person_seated: bool = True
+    first_hand: int = 1
+    earlier_totals: tuple[int, ...] = (0, 0, 0, 0)
+    hands: tuple[HandScore, ...] = ()
+    totals: tuple[int, ...] = (0, 0, 0, 0)
+    winner: int | None = None
+    hand_number: int = 0
+    taken: tuple[tuple[int, ...], ...] = ((), (), (), ())
+
+    @property
+    def earlier_count(self) -> int:
+        """Return how many hands the record folded into ``earlier_totals``."""
+        return self.first_hand - 1
+
+    @property
+    def finished_hands(self) -> list[int]:
+        """Return the numbers of the finished hands held in full (those a review can open)."""
+        return list(range(self.first_hand, self.first_hand + len(self.hands)))
+
+    @property
+    def any_moon(self) -> bool:
+        """Return whether a hand of the match was shot."""
+        return any(score.moon_shooter is not None for score in self.hands)
+
+
 class TableMatch(Protocol):
     """A match the table plays: the person's commands, the seat's view, events, waiting."""
 
@@ -128,10 +166,9 @@ class TableMatch(Protocol):
         """Return the finished reviews of the match's hands (filled by the coach or a page)."""
         ...
 
-    @property
-    def record(self) -> Controller:
-        """Return the match's record: what the score sheet, a hand's summary, the review page
-        and the save file read (a remote match keeps the copy its host sends)."""
+    def sheet(self) -> MatchSheet:
+        """Return the match's scores and rules as the score sheet, a hand's summary and the
+        match result show them (cheap: made again only when the match has changed)."""
         ...
 
     # -- the person's commands ------------------------------------------------------------
@@ -163,7 +200,9 @@ class TableMatch(Protocol):
     # -- events and waiting for the others ------------------------------------------------
 
     def take_events(self) -> list[ev.Event]:
-        """Return and forget the events that happened since the last call."""
+        """Return and forget the events that happened since the last call, as the person's
+        seat may see them (``core.events.seen_by``: while the person plays, the other seats'
+        passes carry no cards)."""
         ...
 
     def update(self) -> None:

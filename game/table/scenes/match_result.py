@@ -8,7 +8,7 @@ import pygame
 
 from game.table import theme
 from game.table.scene import Scene, register
-from game.table.score_table import MOON_NOTE, Row, any_moon, hand_rows, score_names, total_row
+from game.table.score_table import MOON_NOTE, Row, hand_rows, score_names, total_row
 from game.table.summary_keys import KEYS_WORDS, open_page
 from game.table.watch import WATCH_MATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, draw_dialog, draw_text
@@ -87,26 +87,26 @@ class MatchOverScene(Scene):
         """Return the table's rows: the names, the hands (the first ones added up into one row
         when all would not fit the window) and the totals."""
         layout = self.app.layout
-        controller = self.table.session.record
+        sheet = self.table.session.sheet()
         room = layout.height - 2 * layout.px(20) - layout.px(RESULT_TOP + RESULT_BOTTOM)
-        fixed = 2 + (1 if any_moon(controller) else 0)
+        fixed = 2 + (1 if sheet.any_moon else 0)
         most = max(1, room // self.line_height() - fixed)
-        head = score_names(controller, self.app.settings.player_name)
-        return [head, *hand_rows(controller, most), total_row(controller)]
+        head = score_names(sheet, self.app.settings.player_name)
+        return [head, *hand_rows(sheet, most), total_row(sheet)]
 
     def panel(self) -> pygame.Rect:
         """Return the result's panel: as tall as its table, within the window, covering each
         name plate whole or not at all (``Layout.panel``)."""
         layout = self.app.layout
-        lines = len(self.rows()) + (1 if any_moon(self.table.session.record) else 0)
+        lines = len(self.rows()) + (1 if self.table.session.sheet().any_moon else 0)
         height = layout.px(RESULT_TOP + RESULT_BOTTOM) + lines * self.line_height()
         return layout.panel(layout.px(RESULT_WIDTH), height, layout.px(20))
 
     def draw(self, surface: pygame.Surface) -> None:
         """Draw the result panel: the winner, the table of every hand, the buttons."""
         layout = self.app.layout
-        controller = self.table.session.record
-        winner = controller.winner
+        sheet = self.table.session.sheet()
+        winner = sheet.winner
         rect = self.panel()
         you_won = winner == 0 and self.table.session.person_plays
         title = "You win the match!" if you_won else f"{self.table.seat_name(winner or 0)} wins"
@@ -123,7 +123,7 @@ class MatchOverScene(Scene):
             strong = number == 0 or last
             _draw_result_row(surface, row, px, (left, y, width, line_h), winner, strong)
             y += line_h
-        if any_moon(controller):
+        if sheet.any_moon:
             note_px = layout.text(14)
             draw_text(surface, MOON_NOTE, note_px, theme.TEXT_DIM, midleft=(left, y + line_h // 2))
         draw_text(

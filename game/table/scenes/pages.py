@@ -8,17 +8,16 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.review import finished_hands
 from core.cards import card_label, parse_card
-from core.controller import Controller
 from core.rules import RuleSet
 from core.scoresheet import rules_summary
 from game.table import theme
 from game.table.hover import HoverGate
+from game.table.match.port import MatchSheet
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene
 from game.table.scenes.text_page import SIDE, TOP, Line, TextPage
-from game.table.score_table import MOON_NOTE, any_moon, hand_rows, score_names, total_row
+from game.table.score_table import MOON_NOTE, hand_rows, score_names, total_row
 from game.table.store.stats import LEVELS, RECENT_MATCHES, MatchResult, Statistics, Tally
 from game.table.widgets import draw_panel, draw_text
 
@@ -131,16 +130,16 @@ class StatsPage(TextPage):
     reviewed some of them, the trend of the points lost per decision."""
 
     def __init__(self, app: App) -> None:
-        super().__init__(app, "Statistics", lambda: stats_lines(app.stats))
+        super().__init__(app, "Statistics", lambda: stats_lines(app.books.stats))
 
     def has_trend(self) -> bool:
         """Return whether any recent match has its points lost per decision."""
-        return any(result.loss_per_decision is not None for result in self.app.stats.recent)
+        return any(result.loss_per_decision is not None for result in self.app.books.stats.recent)
 
     def extra_height(self) -> int:
         """Return the charts' height and the gaps above them, when there are matches to show."""
         layout = self.app.layout
-        if not self.app.stats.recent:
+        if not self.app.books.stats.recent:
             return 0
         trend = TREND_HEIGHT + CHART_GAP if self.has_trend() else 0
         return layout.px(CHART_HEIGHT + CHART_GAP + trend)
@@ -149,7 +148,7 @@ class StatsPage(TextPage):
         """Return the room the charts keep at least: half the chart of points, a third of the
         trend, and the gaps."""
         layout = self.app.layout
-        if not self.app.stats.recent:
+        if not self.app.books.stats.recent:
             return 0
         # The trend keeps less: in a short window the streaks' line comes first.
         trend = TREND_HEIGHT // 3 + CHART_GAP if self.has_trend() else 0
@@ -159,7 +158,7 @@ class StatsPage(TextPage):
         """Draw the table, then the charts below it in the room left (up to their heights)."""
         layout = self.app.layout
         bottom = super().draw_lines(surface, rect)
-        recent = self.app.stats.recent
+        recent = self.app.books.stats.recent
         if not recent:
             return bottom
         room = self.lines_bottom(rect) - bottom - layout.px(CHART_GAP)
@@ -244,14 +243,14 @@ def draw_recent_chart(
         )
 
 
-def score_lines(app: App, controller: Controller) -> list[Line]:
+def score_lines(app: App, sheet: MatchSheet) -> list[Line]:
     """Return the score sheet's rows: the names, every hand's points, the totals."""
-    if controller.match is None:
+    if not sheet.started:
         return ["No match in progress."]
-    rows: list[Line] = [score_names(controller, app.settings.player_name)]
-    rows += hand_rows(controller)
-    rows.append(total_row(controller))
-    if any_moon(controller):
+    rows: list[Line] = [score_names(sheet, app.settings.player_name)]
+    rows += hand_rows(sheet)
+    rows.append(total_row(sheet))
+    if sheet.any_moon:
         rows.append(MOON_NOTE)
     return rows
 
@@ -267,12 +266,12 @@ class ScoreSheet(TextPage):
     ↑ ↓ choose one, Enter (or R) or a click on its row opens its review.
     """
 
-    def __init__(self, app: App, controller: Controller, table: TableScene | None = None) -> None:
-        self.controller = controller
+    def __init__(self, app: App, sheet: MatchSheet, table: TableScene | None = None) -> None:
+        self.sheet = sheet
         self.table = table
         reviewable = table is not None and table.session.person_plays
         #: The hands that can be reviewed, and the one chosen (an index into them).
-        self.hands = finished_hands(controller) if reviewable else []
+        self.hands = sheet.finished_hands if reviewable else []
         self.chosen: int | None = None
         #: Hover chooses a hand only once the pointer has really moved.
         self.hover = HoverGate()
@@ -280,13 +279,12 @@ class ScoreSheet(TextPage):
 
     def sheet_lines(self) -> list[Line]:
         """Return the score rows, and how to review a hand when one can be."""
-        rows = score_lines(self.app, self.controller)
+        rows = score_lines(self.app, self.sheet)
         return [*rows, "", REVIEW_WORDS] if self.hands else rows
 
     def hand_row(self, hand: int) -> int:
         """Return the index of a hand's row among the sheet's rows."""
-        match = self.controller.match
-        earlier = match.earlier.count if match is not None else 0
+        earlier = self.sheet.earlier_count
         return hand - earlier + (1 if earlier else 0)
 
     def row_rect(self, index: int) -> pygame.Rect:
@@ -342,9 +340,9 @@ class ScoreSheet(TextPage):
         return super().draw_lines(surface, rect)
 
 
-def score_page(app: App, controller: Controller, table: TableScene | None = None) -> ScoreSheet:
+def score_page(app: App, sheet: MatchSheet, table: TableScene | None = None) -> ScoreSheet:
     """Return the score sheet of the match (reviewing its hands when ``table`` is given)."""
-    return ScoreSheet(app, controller, table)
+    return ScoreSheet(app, sheet, table)
 
 
 def leave_words(person_plays: bool) -> str:
@@ -366,7 +364,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
 
     def leave() -> None:
         if table.session.person_plays:
-            app.save_game(table.session.record)
+            app.books.save_match(table.session)
         app.replace_scene("title")
 
     menu = MenuScene(
@@ -378,11 +376,11 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             MenuItem("Settings", lambda: app.push_scene("settings", overlay=True)),
             MenuItem(
                 "Score sheet",
-                lambda: app.push(score_page(app, table.session.record, table)),
+                lambda: app.push(score_page(app, table.session.sheet(), table)),
             ),
             MenuItem(
                 "How to play",
-                lambda: app.push(help_page(app, table.session.record.rules)),
+                lambda: app.push(help_page(app, table.session.sheet().rules)),
             ),
             MenuItem(leave_words(table.session.person_plays), leave),
         ],

@@ -36,16 +36,11 @@ if TYPE_CHECKING:
 
 def point_cards_taken(table: TableScene) -> list[list[int]]:
     """Return, per seat, the point cards (and the J♦ if it counts) it took this hand."""
-    controller = table.session.record
+    sheet = table.session.sheet()
     counted = POINT_CARDS_MASK
-    if controller.rules.jack_of_diamonds:
+    if sheet.rules.jack_of_diamonds:
         counted |= 1 << JACK_OF_DIAMONDS
-    taken: list[list[int]] = [[], [], [], []]
-    for trick in controller.tricks:
-        winner = trick.winner
-        if winner is None:
-            continue
-        taken[winner].extend(card for card in trick.cards if counted >> card & 1)
+    taken = [[card for card in cards if counted >> card & 1] for cards in sheet.taken]
     return [sorted(cards, key=lambda c: (-(c // 13 == 2), c)) for cards in taken]
 
 
@@ -66,7 +61,7 @@ class HandSummary(Scene):
         self.review_button = (
             Button("Review this hand", self.open_review) if table.session.person_plays else None
         )
-        self.hand = table.session.record.hand_number
+        self.hand = table.session.sheet().hand_number
         #: While watching, the summary goes on by itself after a pause.
         self.countdown = Countdown(None if table.session.person_plays else WATCH_PAUSE_S)
 

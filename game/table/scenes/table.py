@@ -170,7 +170,7 @@ class TableScene(Scene):
 
     def open_scores(self) -> None:
         """Show the score sheet."""
-        self.app.push_scene("score_sheet", self.session.record, self)
+        self.app.push_scene("score_sheet", self.session.sheet(), self)
 
     def open_last_trick(self) -> None:
         """Show the last completed trick."""
@@ -189,8 +189,11 @@ class TableScene(Scene):
 
     @property
     def controller(self) -> Controller:
-        """Return the match's record (what the review page reads, ``HandSource``)."""
-        return self.session.record
+        """Return the controller of a match played here: what the review page reads (its
+        ``HandSource``) until it reads the match through ``TableMatch`` too."""
+        from game.table.session import local_controller  # the one tie to the local match
+
+        return local_controller(self.session)
 
     @property
     def reviews(self) -> dict[ReviewKey, Review]:

@@ -4,20 +4,15 @@ statistics, help."""
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.registry import SeatRefused, check_seats, seat_player_names
-from ai.review import finished_hands
 from core.cards import parse_cards
-from core.seats import Seat, engine_seats
+from core.seats import Seat
 from game.table.card_art import CardArt, CardStyle
 from game.table.scene import register
 from game.table.scenes.menu import MenuItem, MenuScene, confirm_menu
-from game.table.session import TableSession
-from game.table.store.review_file import load_reviews
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -39,51 +34,24 @@ KEPT_FANS = 4
 LONG_TOAST_SECONDS = 8.0
 
 
-def table_seat_problem(seats: Sequence[Seat]) -> str | None:
-    """Say why the table cannot play a match with these seats (None when it can).
-
-    The table seats the person at seat 0 (or nobody, to watch); every other seat must be a
-    bot or an engine program this program knows how to run. Nothing is started here.
-    """
-    others = [number for number, seat in enumerate(seats) if seat.is_human and number != 0]
-    if others:
-        return (
-            f"the saved match has a person at seat {others[0]}, and the table seats you at "
-            "seat 0 only: play it with mdhearts cli"
-        )
-    try:
-        check_seats(seats, allow_engines=True)
-    except SeatRefused as refused:
-        return f"the saved match cannot be played here: {refused}"
-    return None
-
-
 def continue_match(app: App, *, programs_allowed: bool = False) -> bool:
     """Show the saved match at the table; False when there is none to continue.
 
     A match with seats played by programs (``engine:``) asks the person first, default No;
     one the table cannot play is left on disk untouched with a message.
     """
-    controller = app.load_saved_game()
-    if controller is None:
+    found = app.matches.saved(programs_allowed=programs_allowed)
+    for note in found.notes:
+        app.toast(note, LONG_TOAST_SECONDS)
+    if found.problem is not None:
+        app.toast(found.problem[:1].upper() + found.problem[1:], LONG_TOAST_SECONDS)
         return False
-    problem = table_seat_problem(controller.seats)
-    if problem is not None:
-        app.toast(problem[:1].upper() + problem[1:], LONG_TOAST_SECONDS)
-        return False
-    engines = engine_seats(controller.seats)
-    if engines and not programs_allowed:
-        app.push(_consent_menu(app, engines))
+    if found.programs:
+        app.push(_consent_menu(app, found.programs))
         return True
-    names = seat_player_names(controller.seats, app.think.difficulty)
-    app.bots.cancel_all()
-    session = TableSession(controller, names, app.bots, app.think.limit_ms)
-    reviews, message = load_reviews(app.dirs.reviews_file, controller, finished_hands(controller))
-    if message:
-        app.toast(message)
-    session.reviews.update(reviews)
-    session.reviews_saved = len(reviews)
-    app.replace_scene("table", session, resumed=True)
+    if found.match is None:
+        return False
+    app.replace_scene("table", found.match, resumed=True)
     return True
 
 
