@@ -47,6 +47,7 @@ def test_the_hint_is_the_reviews_search_of_the_same_decision() -> None:
             if decision.kind == "play":
                 label = card_text(decision.chosen[0])
                 assert review.chosen_cost == round(hint.values[label], 2)
+                assert move == review.best, "a play's hint is the review's best card"
                 again = review_decision(type(decision)(decision.hand, observation, move), SAMPLES)
                 assert again.loss == 0 and again.best == move
             checked += 1
