@@ -91,3 +91,37 @@ def test_the_person_plays_on_from_the_position() -> None:
     assert again.play_card(0, card).ok
     match = again.match
     assert match is not None and match.hands[-1].actions[-1] == PlayAction(0, card)
+
+
+def test_the_coach_compares_the_try_with_the_original_line() -> None:
+    from ai.autoplay import play_bots
+    from ai.registry import make_bot
+    from game.table.try_again import compare
+
+    controller = played_hand(5, "normal")
+    match = controller.match
+    assert match is not None
+    # Played again with the real cards and the very same moves: the same hand, the same points.
+    again = position_at(controller, 0, 1, 4, real_cards=True).controller
+    assert compare(controller, 1, 0, again) is None, "nothing to compare before the hand ends"
+    done = len(again.match.hands[-1].actions)  # type: ignore[union-attr]
+    for action in match.hands[0].actions[done:]:
+        if isinstance(action, PlayAction):
+            assert again.play_card(action.seat, action.card).ok
+    same = compare(controller, 1, 0, again)
+    assert same is not None and same.gained == 0 and same.tried == same.original
+    assert same.text().endswith("the same against the table.")
+    # Played on differently (the first legal card for the person, the same bots): the points
+    # compared are the two hands' real scores.
+    tried = position_at(controller, 0, 1, 4, seed=3).controller
+    bots = {seat: make_bot("normal", 5 * 4 + seat) for seat in (1, 2, 3)}
+    bots[0] = make_bot("first")
+    play_bots(tried, bots)
+    result = compare(controller, 1, 0, tried)
+    assert result is not None
+    assert result.original == tuple(controller.hand_scores[0].points)
+    assert result.tried == tuple(tried.hand_scores[-1].points)
+    own, others = result.tried[0], sum(result.tried[1:]) / 3
+    first_own, first_others = result.original[0], sum(result.original[1:]) / 3
+    assert result.gained == round((first_own - first_others) - (own - others), 2)
+    assert ("better" in result.text()) == (result.gained > 0)

@@ -163,3 +163,49 @@ def _before_the_pass(
     if observation.passed is not None:
         passes[seat] = PassAction(seat, tuple(observation.passed))
     return (deal[0], deal[1], deal[2], deal[3]), passes
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """How a hand tried again went against the original line, for one seat: each seat's
+    points in the hand the first time and this time (moon and bonuses applied)."""
+
+    seat: int
+    original: tuple[int, ...]
+    tried: tuple[int, ...]
+
+    @staticmethod
+    def _diff(points: tuple[int, ...], seat: int) -> float:
+        others = [value for other, value in enumerate(points) if other != seat]
+        return points[seat] - sum(others) / len(others)
+
+    @property
+    def gained(self) -> float:
+        """Return the points of Diff (own points minus the others' average, as the review
+        counts) this try saved against the original line: above 0 it went better."""
+        return round(self._diff(self.original, self.seat) - self._diff(self.tried, self.seat), 2)
+
+    def text(self) -> str:
+        """Return the comparison in one sentence, e.g. ``You took 3 points this time, 16 the
+        first time: 14.33 points better against the table.``"""
+        mine, before = self.tried[self.seat], self.original[self.seat]
+        took = f"You took {mine} point{'' if mine == 1 else 's'} this time, {before} the first time"
+        if self.gained == 0:
+            return f"{took}: the same against the table."
+        better = "better" if self.gained > 0 else "worse"
+        return f"{took}: {abs(self.gained):.2f} points {better} against the table."
+
+
+def compare(record: Controller, hand: int, seat: int, tried: Controller) -> Comparison | None:
+    """Return how the hand tried again (``tried``, set up by ``position_at`` from hand number
+    ``hand`` of ``record``) went against the original line, or None until it is over."""
+    if tried.phase not in ("hand_over", "match_over") or not tried.hand_scores:
+        return None
+    match = record.match
+    if match is None:
+        raise ReviewError("there is no match to compare with")
+    index = hand - (match.earlier.count + 1)
+    if not 0 <= index < len(record.hand_scores):
+        raise ReviewError(f"hand {hand} is not finished in the record")
+    original = tuple(record.hand_scores[index].points)
+    return Comparison(seat, original, tuple(tried.hand_scores[-1].points))
