@@ -187,7 +187,7 @@ class Comparison:
 
     def text(self) -> str:
         """Return the comparison in one sentence, e.g. ``You took 3 points this time, 16 the
-        first time: 14.33 points better against the table.``"""
+        first time: 17.33 points better against the table.``"""
         mine, before = self.tried[self.seat], self.original[self.seat]
         took = f"You took {mine} point{'' if mine == 1 else 's'} this time, {before} the first time"
         if self.gained == 0:

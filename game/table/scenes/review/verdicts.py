@@ -48,12 +48,6 @@ def cards_text(cards: tuple[int, ...]) -> str:
     return " ".join(card_label(card) for card in cards)
 
 
-def listed(decision: DecisionReview) -> bool:
-    """Return whether the total lists the decision on its own (an inaccuracy, a mistake or a
-    loss too close to call); every other loss is a small slip."""
-    return decision.grade != "fine" or decision.too_close
-
-
 def heading(decision: DecisionReview) -> str:
     """Return the word that judges a decision: Forced, Too close to call, or its class."""
     if decision.forced:
