@@ -6,6 +6,7 @@ mouse events (see table_driver.py).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import os
 import time
@@ -16,7 +17,8 @@ import pytest
 from table_driver import Driver, MakeDriver
 from test_processes import LINUX, is_gone, wait_until
 
-from ai.review import review_record
+from ai.explain import Explanation
+from ai.review import DecisionReview, Review, review_record
 from ai.review_worker import ReviewUpdate
 from core.cards import FULL_DECK, mask_of
 from game.table import review_requests
@@ -497,3 +499,126 @@ def test_the_review_shows_the_played_card_whole_and_hindsight_rows_apart(
             assert len(tops) == 4, f"trick {step.trick}: rows at {tops}"
             for upper, lower in itertools.pairwise(tops):
                 assert rows[upper].bottom <= lower, f"trick {step.trick}: rows overlap"
+
+
+def _graded(decision: DecisionReview, loss: float, margin: float, why: str | None) -> Any:
+    """Return ``decision`` with a made-up loss and margin (and a better card when it lost)."""
+    better = tuple(card for card in range(52) if card not in decision.chosen)[
+        : len(decision.chosen)
+    ]
+    explanation = None if why is None else Explanation("queen", "queen", loss, why)
+    return dataclasses.replace(
+        decision,
+        best=better if loss > 0 else decision.chosen,
+        loss=loss,
+        margin=margin,
+        chosen_cost=1.0 + loss,
+        best_cost=1.0,
+        close=(),
+        explanation=explanation,
+    )
+
+
+#: Made-up losses of the first seven decisions (loss, margin, why): two small slips, an
+#: inaccuracy, a loss too close to call and a mistake.
+MADE_UP = (
+    (0.30, 0.10, None),
+    (0.80, 0.20, "With the A♠, you end up taking the Q♠ in 31% of deals (with 8♣: 9%)."),
+    (0.20, 0.50, None),
+    (0.60, 0.90, "With 7♦, you end up taking the Q♠ in 20% of deals (with 3♦: 16%)."),
+    (2.00, 0.50, "6♥ keeps your spades: you end up taking the Q♠ in 28% of deals (with 3♠: 16%)."),
+)
+
+
+def _made_up_review(review: Review) -> Review:
+    decisions = list(review.decisions)
+    for index, (loss, margin, why) in enumerate(MADE_UP):
+        decisions[index] = _graded(decisions[index], loss, margin, why)
+    for index in range(len(MADE_UP), len(decisions)):
+        decisions[index] = _graded(decisions[index], 0.0, 0.0, None)
+    return Review(tuple(decisions))
+
+
+def _words(page: ReviewPage, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Return all the page draws now, its wrapped lines joined again."""
+    from test_dialogs import words_drawn
+
+    import game.table.scenes.review.rows as rows_module
+
+    with monkeypatch.context() as patch:
+        return " ".join(words_drawn(page, patch, rows_module))
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_the_total_step_lists_what_adds_up_to_the_total(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    driver = drivers(size=size)
+    small_samples(driver)
+    page = open_review(driver, play_hand_by_keys(driver))
+    reviewed(driver, page)
+    assert page.review is not None
+    page.review = review = _made_up_review(page.review)
+    summary = review.summary()
+    assert summary.total == 3.90 and summary.slips == 2 and summary.slips_loss == 0.50
+    page.go(len(page.steps) - 1)
+    words = _words(page, monkeypatch)
+    assert "Points lost to decisions: 3.90" in words
+    # Each listed loss with its margin, the loss too close to call named so, the small slips
+    # grouped: what is listed adds up to the total.
+    for loss, margin, _ in MADE_UP:
+        if loss >= 0.5:
+            assert f"by {loss:.2f} points (± {margin:.2f})" in words, (loss, words)
+    assert "too close to call" in words.lower()
+    assert "2 small slips: 0.50" in words
+    listed = sum(loss for loss, _, _ in MADE_UP if loss >= 0.5)
+    assert round(listed + summary.slips_loss, 2) == summary.total
+    # Each listed decision says why.
+    for _, _, why in MADE_UP:
+        if why is not None:
+            assert f"Why: {why}" in words
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_decision_step_says_why_and_how_sure(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    driver = drivers(size=size)
+    small_samples(driver)
+    page = open_review(driver, play_hand_by_keys(driver))
+    reviewed(driver, page)
+    assert page.review is not None
+    page.review = review = _made_up_review(page.review)
+    for index, (loss, margin, why) in enumerate(MADE_UP):
+        decision = review.decisions[index]
+        step = next(i for i, s in enumerate(page.steps) if page.decision(s) == decision)
+        page.go(step)
+        words = _words(page, monkeypatch)
+        if loss >= 0.5:
+            assert f"by {loss:.2f} points (± {margin:.2f})" in words, words
+        if why is not None:
+            assert f"Why: {why}" in words, words
+        if decision.too_close:
+            assert "Too close to call" in words, words
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 600)])
+def test_a_long_total_drops_the_whys_before_any_decision(
+    drivers: MakeDriver, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """With every decision listed, each with a long why, the total step still lists every one
+    (the whys go first, where they do not fit) and the slips add up."""
+    driver = drivers(size=size)
+    small_samples(driver)
+    page = open_review(driver, play_hand_by_keys(driver))
+    reviewed(driver, page)
+    assert page.review is not None
+    long_why = "A♥ wins this trick and keeps your clubs: " + "you end up taking the Q♠ " * 6
+    decisions = [_graded(d, 2.0, 0.5, long_why) for d in page.review.decisions]
+    page.review = review = Review(tuple(decisions))
+    page.go(len(page.steps) - 1)
+    words = _words(page, monkeypatch)
+    assert f"Points lost to decisions: {review.total_loss:.2f}" in words
+    for decision in review.decisions:
+        where = "Pass:" if decision.kind == "pass" else f"Trick {decision.trick}:"
+        assert where in words, (where, words)

@@ -15,6 +15,7 @@ import pygame
 from core.cards import card_label, parse_card
 from core.errors import HeartsError
 from game.table import theme
+from game.table.hint_requests import CoachedHint
 from game.table.layout import LIFT, Layout
 from game.table.session import Hint, action_cards
 from game.table.widgets import draw_panel, draw_text, wrap_text
@@ -49,14 +50,22 @@ def pretty_cards(label: str) -> str:
 
 
 def hint_lines(
-    hint: Hint | None, passing: bool, text_px: int, width: int, choices: int = MAX_CHOICES
+    hint: Hint | None,
+    passing: bool,
+    text_px: int,
+    width: int,
+    choices: int = MAX_CHOICES,
+    with_why: bool = True,
 ) -> list[HintLine]:
-    """Return the panel's lines: the move, what the values mean, then the best ``choices``."""
+    """Return the panel's lines: the move, why it beats the runner-up (``with_why``), what the
+    values mean, then the best ``choices``."""
     if hint is None:
         return [HintLine(THINKING, strong=True)]
     verb = "pass" if passing else "play"
     chosen = " ".join(card_label(card) for card in action_cards(hint.action))
     lines = [HintLine(f"Hint: {verb} {chosen}", strong=True)]
+    if with_why and isinstance(hint, CoachedHint) and hint.why is not None:
+        lines += [HintLine(line) for line in wrap_text(hint.why, text_px, width)]
     if hint.values:
         lines += [HintLine(line, dim=True) for line in wrap_text(EXPLANATION, text_px, width)]
         ranked = sorted(hint.values.items(), key=lambda item: item[1])[:choices]
@@ -93,19 +102,23 @@ def _cards_rect(layout: Layout, seat: int) -> pygame.Rect:
 
 
 def free_spot(
-    layout: Layout, size: tuple[int, int], blocked: Iterable[pygame.Rect]
+    layout: Layout,
+    size: tuple[int, int],
+    blocked: Iterable[pygame.Rect],
+    widths: Sequence[float] = (1.0, 0.8, 0.65, 0.5),
 ) -> pygame.Rect | None:
     """Return the highest spot for a panel of ``size`` that touches nothing in ``blocked``.
 
     Spots are tried beside West's cards, then beside East's, from the top bar down; the
-    panel may be made narrower (to half its width) to fit. None when no spot is free.
+    panel may be made narrower (to each share of its width in ``widths``) to fit. None when
+    no spot is free.
     """
     margin = layout.px(12)
     blocked = [rect.inflate(margin, margin) for rect in blocked]
     step = max(1, layout.px(8))
     left_edge = _cards_rect(layout, 1).right + margin
     right_edge = _cards_rect(layout, 3).left - margin
-    for width in (size[0], round(size[0] * 0.8), round(size[0] * 0.65), size[0] // 2):
+    for width in (round(size[0] * share) for share in widths):
         for x in (left_edge, right_edge - width):
             y = layout.top_bar.bottom + margin
             while y + size[1] <= layout.height - margin:
@@ -122,22 +135,25 @@ def draw_hint_panel(
 ) -> pygame.Rect | None:
     """Draw the panel in a free spot, with as many choices as fit; return where it is.
 
-    None when not even the fewest choices find a free spot.
+    The why comes before the choices: the choices go first where room is short, then the
+    why. None when not even the fewest choices find a free spot.
     """
     px = layout.text(15)
     padding = layout.px(10)
     line_h = round(px * 1.45)
     width = max(layout.px(250), px * 17)
     blocked = obstacles(layout, passing)
-    for choices in range(MAX_CHOICES, MIN_CHOICES - 1, -1):
-        lines = hint_lines(hint, passing, px, width - 2 * padding, choices)
-        rect = free_spot(layout, (width, line_h * len(lines) + 2 * padding), blocked)
-        if rect is not None:
-            lines = hint_lines(hint, passing, px, rect.width - 2 * padding, choices)
-            rect.height = line_h * len(lines) + 2 * padding
-            draw_panel(surface, rect, (10, 30, 22, 245), BORDER)
-            _draw_lines(surface, rect, lines, px, line_h, padding)
-            return rect
+    for with_why in (True, False):
+        for choices in range(MAX_CHOICES, MIN_CHOICES - 1, -1):
+            # Narrowing the panel to fit wraps the why on more lines: measure at each width.
+            for narrow in (1.0, 0.8, 0.65, 0.5):
+                wide = round(width * narrow)
+                lines = hint_lines(hint, passing, px, wide - 2 * padding, choices, with_why)
+                rect = free_spot(layout, (wide, line_h * len(lines) + 2 * padding), blocked, (1.0,))
+                if rect is not None:
+                    draw_panel(surface, rect, (10, 30, 22, 245), BORDER)
+                    _draw_lines(surface, rect, lines, px, line_h, padding)
+                    return rect
     return None
 
 

@@ -19,7 +19,8 @@ from core.cards import POINT_CARDS_MASK, mask_of
 from core.controller import Controller, Result
 from core.hand import Trick
 from core.rules import RuleSet
-from game.table.bot_requests import AsyncBots
+from game.table.bot_requests import AsyncBots, InlineBots
+from game.table.hint_requests import AsyncHints, InlineHints, ThreadHints
 from game.table.match.port import (
     HUMAN_SEAT,
     Hint,
@@ -42,16 +43,11 @@ __all__ = [
     "player_message",
 ]
 
-#: The bot that answers hints, and how long it may think for one.
-HINT_BOT = "hard"
-HINT_LIMIT_MS = 800.0
-
 
 @dataclass(frozen=True)
 class _Request:
     seat: int
     stamp: tuple[int, int]
-    is_hint: bool = False
 
 
 class TableSession:
@@ -59,7 +55,9 @@ class TableSession:
     ``TableMatch`` (``game.table.match.port``), a controller and the bot worker.
 
     ``bot_names[seat]`` names the bot of each bot seat; the person's seat has none (in watch
-    mode every seat has one). ``limit_ms`` is the bots' think time per decision.
+    mode every seat has one). ``limit_ms`` is the bots' think time per decision. ``hints``
+    answers the person's hints (``game.table.hint_requests``: the review's own search); by
+    default they are answered as the bots are, in a thread, or inline with ``InlineBots``.
     """
 
     def __init__(
@@ -68,11 +66,17 @@ class TableSession:
         bot_names: dict[int, str],
         bots: AsyncBots,
         limit_ms: float | None = None,
+        hints: AsyncHints | None = None,
     ) -> None:
         self.controller = controller
         self.bot_names = dict(bot_names)
         self.bots = bots
         self.limit_ms = limit_ms
+        if hints is None:
+            hints = InlineHints() if isinstance(bots, InlineBots) else ThreadHints()
+        self.hints = hints
+        #: The position (stamp) the hint in flight was asked about.
+        self._hint_stamp: tuple[int, int] | None = None
         self._requests: dict[int, _Request] = {}
         self._ready: dict[int, Decision] = {}
         self.hint: Hint | None = None
@@ -205,7 +209,7 @@ class TableSession:
 
     def thinking_seats(self) -> set[int]:
         """Return the bot seats whose decision is being worked on."""
-        return {r.seat for r in self._requests.values() if not r.is_hint}
+        return {r.seat for r in self._requests.values()}
 
     def legal_cards(self) -> list[int]:
         """Return the cards the person may play now."""
@@ -249,6 +253,8 @@ class TableSession:
 
     def _drop_requests(self) -> None:
         self.bots.cancel_all()
+        self.hints.cancel()
+        self._hint_stamp = None
         self._requests.clear()
         self._ready.clear()
         self.hint = None
@@ -303,7 +309,7 @@ class TableSession:
 
     def update(self) -> None:
         """Submit requests for bot seats that must act; collect the answers that arrived."""
-        waiting = {r.seat for r in self._requests.values() if not r.is_hint} | set(self._ready)
+        waiting = {r.seat for r in self._requests.values()} | set(self._ready)
         stamp = self._stamp()
         for seat in self.controller.seats_to_act:
             if seat in self.bot_names and seat not in waiting:
@@ -315,11 +321,12 @@ class TableSession:
             request = self._requests.pop(request_id, None)
             if request is None or request.stamp[0] != stamp[0]:
                 continue
-            if request.is_hint:
-                if request.stamp == self._stamp():
-                    self.hint = Hint(decision.action, _values_of(decision))
-            elif self._still_wanted(request):
+            if self._still_wanted(request):
                 self._ready[request.seat] = decision
+        for _, hint in self.hints.poll():
+            if self._hint_stamp == stamp:
+                self.hint = hint
+            self._hint_stamp = None
 
     def _still_wanted(self, request: _Request) -> bool:
         if self.phase == "pass":
@@ -348,14 +355,17 @@ class TableSession:
         return []
 
     def request_hint(self) -> bool:
-        """Ask the hint bot for the person's move; False when the person has nothing to do."""
+        """Ask for the person's hint: the review's search of this decision, with why its move
+        beats the runner-up (``game.table.hint_requests``). False when the person has
+        nothing to decide."""
         if not (self.person_must_pass or self.person_must_play):
             return False
-        if any(r.is_hint and r.stamp == self._stamp() for r in self._requests.values()):
+        stamp = self._stamp()
+        if self._hint_stamp == stamp:
             return True
         observation = self.controller.observation(HUMAN_SEAT)
-        request_id = self.bots.submit(observation, HINT_BOT, None, HINT_LIMIT_MS)
-        self._requests[request_id] = _Request(HUMAN_SEAT, self._stamp(), is_hint=True)
+        self.hints.submit(observation, self.controller.hand_number)
+        self._hint_stamp = stamp
         return True
 
     def take_events(self) -> list[ev.Event]:
@@ -364,7 +374,7 @@ class TableSession:
         return events
 
     def close(self) -> None:
-        """Drop every request (the worker itself belongs to the caller)."""
+        """Drop every request and stop the hint's search (the worker belongs to the caller)."""
         self._drop_requests()
 
 
@@ -404,10 +414,3 @@ def _plays(trick: Trick | None) -> tuple[Play, ...]:
     if trick is None:
         return ()
     return tuple((trick.seat_of(index), card) for index, card in enumerate(trick.cards))
-
-
-def _values_of(decision: Decision) -> dict[str, float]:
-    values = decision.facts.get("values")
-    if not isinstance(values, dict):
-        return {}
-    return {str(key): float(value) for key, value in values.items()}

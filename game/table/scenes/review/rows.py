@@ -3,11 +3,12 @@ the points lost over the hand, and the verdict on the person's decision."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
 
-from ai.review import DecisionReview
+from ai.review import DecisionReview, Review
 from core.cards import card_label
 from core.rules import pass_receiver
 from game.table import theme
@@ -21,11 +22,14 @@ from game.table.hand_drawing import (
 )
 from game.table.hand_story import TrickStory, trick_caption
 from game.table.scenes.review.verdicts import (
-    GRADE_COLOURS,
-    GRADE_WORDS,
     cards_text,
+    colour_of,
+    heading,
+    slips_line,
+    summary_entry,
     total_line,
     verdict,
+    why,
 )
 from game.table.widgets import draw_text, wrap_text
 
@@ -38,38 +42,50 @@ ROW_GAP = 6
 ORDINALS = ("1st, led", "2nd", "3rd", "4th")
 
 
-def draw_verdict_lines(
-    page: ReviewPage,
-    surface: pygame.Surface,
-    area: pygame.Rect,
-    top: int,
-    decision: DecisionReview | None,
-    doing: str,
-) -> None:
-    """Write what the person did and the decision's class and better choice."""
-    layout = page.app.layout
+#: A line of text to draw: its words, size, colour and weight.
+Line = tuple[str, int, tuple[int, int, int], bool]
+
+
+def verdict_block(
+    page: ReviewPage, decision: DecisionReview | None, doing: str, width: int
+) -> list[Line]:
+    """Return the lines judging a decision, wrapped to ``width``: what the person did and its
+    class, the better choice with the loss and its margin, and why it cost more."""
     if decision is None:
-        return
-    grade = decision.grade
-    head = "Forced" if decision.forced else GRADE_WORDS[grade]
-    colour = theme.TEXT_DIM if decision.forced else GRADE_COLOURS[grade]
-    draw_text(
-        surface,
-        f"{head}: {doing}",
-        layout.text(20),
-        colour,
-        bold=True,
-        center=(area.centerx, top),
-        max_width=area.width,
-    )
-    draw_text(
-        surface,
-        verdict(decision),
-        layout.text(18),
-        theme.TEXT,
-        center=(area.centerx, top + round(layout.text(20) * 1.5)),
-        max_width=area.width,
-    )
+        return []
+    layout = page.app.layout
+    head_px, px = layout.text(20), layout.text(18)
+    lines: list[Line] = [
+        (text, head_px, colour_of(decision), True)
+        for text in wrap_text(f"{heading(decision)}: {doing}", head_px, width, bold=True)
+    ]
+    lines += [(text, px, theme.TEXT, False) for text in wrap_text(verdict(decision), px, width)]
+    reason = why(decision)
+    if reason is not None:
+        lines += [(text, px, theme.TEXT_DIM, False) for text in wrap_text(reason, px, width)]
+    return lines
+
+
+def block_height(lines: list[Line]) -> int:
+    """Return the height the lines take, drawn by ``draw_lines``."""
+    return sum(round(px * 1.4) for _, px, _, _ in lines)
+
+
+def draw_lines(surface: pygame.Surface, area: pygame.Rect, top: int, lines: list[Line]) -> None:
+    """Draw the lines centred in ``area`` from ``top`` down."""
+    y = top
+    for text, px, colour, bold in lines:
+        step = round(px * 1.4)
+        draw_text(
+            surface,
+            text,
+            px,
+            colour,
+            bold=bold,
+            center=(area.centerx, y + step // 2),
+            max_width=area.width,
+        )
+        y += step
 
 
 def draw_pass(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> None:
@@ -79,7 +95,9 @@ def draw_pass(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> N
     assert passing is not None
     receiver = page.source.seat_name(pass_receiver(page.seat, passing.direction))
     px = layout.text(17)
-    verdict_h = round(px * 5.5)
+    decision = page.decision(page.step)
+    block = verdict_block(page, decision, f"you passed {cards_text(passing.passed)}", area.width)
+    verdict_h = round(px * 2.5) + block_height(block)
     art = fit_art(page.app, area, (area.height - 5 * px - verdict_h) / 1.12, len(passing.dealt))
     used = 5 * px + verdict_h + round(art.size[1] * 1.12)
     area = area.move(0, max(0, (area.height - used) // 2))
@@ -106,9 +124,7 @@ def draw_pass(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> N
         center=(area.centerx, bottom + round(px * 1.4)),
         max_width=area.width,
     )
-    decision = page.decision(page.step)
-    doing = f"you passed {cards_text(passing.passed)}"
-    draw_verdict_lines(page, surface, area, bottom + round(px * 4), decision, doing)
+    draw_lines(surface, area, bottom + round(px * 2.5), block)
 
 
 def draw_trick(
@@ -122,7 +138,8 @@ def draw_trick(
     layout = page.app.layout
     px = layout.text(16)
     small = layout.text(14)
-    fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 5)
+    block = trick_block(page, trick, area.width)
+    fixed = 2 * px + round(small * 2) + round(px * 1.8) + round(px * 1.2) + block_height(block)
     art = fit_art(page.app, area, (area.height - fixed) / 2.12, 13)
     used = fixed + round(art.size[1] * 2.12)
     area = area.move(0, max(0, (area.height - used) // 2))
@@ -155,7 +172,7 @@ def draw_trick(
     marked = {trick.chosen: theme.ACCENT}
     rects = draw_card_row(surface, art, hand, row_centre, marked, step, area.width)
     bottom = max(rect.bottom for rect in rects)
-    draw_trick_verdict(page, surface, area, trick, bottom + round(px * 1.6))
+    draw_lines(surface, area, bottom + round(px * 1.2), block)
 
 
 def draw_hindsight(
@@ -166,7 +183,8 @@ def draw_hindsight(
     layout = page.app.layout
     px = layout.text(16)
     gap = layout.px(ROW_GAP)
-    fixed = 2 * px + round(px * 1.8) + round(px * 5)
+    block = trick_block(page, trick, area.width)
+    fixed = 2 * px + round(px * 1.8) + round(px * 1.2) + block_height(block)
     narrow = area.inflate(-2 * layout.px(NAME_COLUMN), 0)
     art = fit_art(page.app, narrow, (area.height - fixed - 3 * gap) / 4, 13)
     height = art.size[1]
@@ -198,7 +216,7 @@ def draw_hindsight(
         notes,
         (height + gap) / height,
     )
-    draw_trick_verdict(page, surface, area, trick, bottom + round(px * 1.6))
+    draw_lines(surface, area, bottom + round(px * 1.2), block)
 
 
 def draw_trick_caption(
@@ -216,60 +234,115 @@ def draw_trick_caption(
     )
 
 
-def draw_trick_verdict(
-    page: ReviewPage, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory, top: int
-) -> None:
-    """Write the verdict on the person's card of the trick from ``top``."""
+def trick_block(page: ReviewPage, trick: TrickStory, width: int) -> list[Line]:
+    """Return the lines judging the person's card of the trick."""
     doing = f"you played {card_label(trick.chosen)}"
-    draw_verdict_lines(page, surface, area, top, page.decision(page.step), doing)
+    return verdict_block(page, page.decision(page.step), doing, width)
 
 
-def draw_total(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> None:
-    """Draw the points lost to decisions and the flagged decisions, one a line."""
+#: The sizes the total step tries, largest first, until its lines fit (base size).
+TOTAL_SIZES = (18, 17, 16, 15, 14, 13, 12)
+#: How far a why line is set in under its decision (base size).
+WHY_INDENT = 24
+#: The note that ends the total step.
+LOSS_NOTE = (
+    "A loss is in points against the table's average for this hand, measured by the hard "
+    "bot's search over deals consistent with what you saw; ± is the search's noise."
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A paragraph of the total step (or one of its wrapped lines): words, colour, and
+    whether it is set in (a why line under its decision)."""
+
+    text: str
+    colour: tuple[int, int, int]
+    indented: bool = False
+
+
+def total_entries(review: Review, with_why: bool) -> list[Entry]:
+    """Return the total step's paragraphs: each listed decision (and why), the small slips,
+    the note on what a loss is."""
+    summary = review.summary()
+    entries = []
+    for decision in summary.listed:
+        entries.append(Entry(summary_entry(decision), colour_of(decision)))
+        reason = why(decision)
+        if with_why and reason is not None:
+            entries.append(Entry(reason, theme.TEXT_DIM, indented=True))
+    slips = slips_line(review)
+    if slips is not None:
+        entries.append(
+            Entry(f"{slips} (decisions that lost less than half a point each)", theme.TEXT)
+        )
+    if not summary.listed:
+        fine = "Every decision was fine: nothing the search could improve on by much."
+        entries.insert(0, Entry(fine, theme.GOOD))
+    entries.append(Entry(LOSS_NOTE, theme.TEXT_DIM))
+    return entries
+
+
+def fit_total(page: ReviewPage, width: int, height: int) -> tuple[int, list[Entry]]:
+    """Return the largest text size at which the total step's lines fit in ``width`` ×
+    ``height``, and the lines (wrapped): with why each listed decision cost more if that fits
+    at some size, else without."""
     layout = page.app.layout
     review = page.review
     assert review is not None
-    px = layout.text(18)
-    draw_text(
-        surface,
-        total_line(review),
-        layout.text(24),
-        theme.ACCENT,
-        bold=True,
-        center=(area.centerx, area.top + layout.text(24)),
-        max_width=area.width,
-    )
-    y = area.top + layout.text(24) * 3
-    flagged = [d for d in review.decisions if d.grade != "fine"]
-    if not flagged:
-        lines = [
-            (
-                "Every decision was fine: nothing the search could improve on by much.",
-                theme.GOOD,
-            )
-        ]
-    else:
-        lines = [
-            (
-                f"{'Pass' if d.kind == 'pass' else f'Trick {d.trick}'}: "
-                f"{GRADE_WORDS[d.grade].lower()}, you chose {cards_text(d.chosen)}; "
-                f"{verdict(d).replace('Passing', 'passing', 1)}",
-                GRADE_COLOURS[d.grade],
-            )
-            for d in flagged
-        ]
-    lines.append(
-        (
-            "A loss is in points against the table's average for this hand, measured by the "
-            "hard bot's search over deals consistent with what you saw.",
-            theme.TEXT_DIM,
+    indent = layout.px(WHY_INDENT)
+    for with_why in (True, False):
+        entries = total_entries(review, with_why)
+        for size in TOTAL_SIZES:
+            px = layout.text(size)
+            lines = _wrapped(entries, px, width, indent)
+            if len(lines) * round(px * 1.45) <= height:
+                return px, lines
+    px = layout.text(TOTAL_SIZES[-1])
+    return px, _wrapped(total_entries(review, False), px, width, indent)
+
+
+def _wrapped(entries: list[Entry], px: int, width: int, indent: int) -> list[Entry]:
+    return [
+        Entry(part, entry.colour, entry.indented)
+        for entry in entries
+        for part in wrap_text(entry.text, px, width - (indent if entry.indented else 0))
+    ]
+
+
+def draw_total(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> None:
+    """Draw the points lost to decisions, then what adds up to them: the listed decisions,
+    one a line with why each cost more (where there is room), and the small slips."""
+    layout = page.app.layout
+    review = page.review
+    assert review is not None
+    title_px = layout.text(22)
+    lines = wrap_text(total_line(review), title_px, area.width, bold=True)
+    y = area.top
+    for title in lines:
+        draw_text(
+            surface,
+            title,
+            title_px,
+            theme.ACCENT,
+            bold=True,
+            center=(area.centerx, y + title_px),
+            max_width=area.width,
         )
-    )
+        y += round(title_px * 1.4)
+    y += title_px
+    px, body = fit_total(page, area.width, area.bottom - y)
     line_h = round(px * 1.45)
-    for text, colour in lines:
-        for part in wrap_text(text, px, area.width):
-            if y + line_h > area.bottom:
-                return
-            draw_text(surface, part, px, colour, midleft=(area.left, y), max_width=area.width)
-            y += line_h
-        y += round(px * 0.3)
+    for line in body:
+        if y + line_h > area.bottom:
+            return
+        left = area.left + (layout.px(WHY_INDENT) if line.indented else 0)
+        draw_text(
+            surface,
+            line.text,
+            px,
+            line.colour,
+            midleft=(left, y + line_h // 2),
+            max_width=area.right - left,
+        )
+        y += line_h
