@@ -10,7 +10,9 @@ import pygame
 from table_driver import Driver, MakeDriver
 from test_review_page import open_review, play_hand_by_keys, reviewed, small_samples
 
-from core.record import loads_record
+from core.controller import Controller
+from core.record import dumps_record, loads_record
+from game.table.scenes.replays.replay_page import ReplayPage
 from game.table.scenes.review import PracticeOver, ReviewPage
 from game.table.scenes.table import TableScene
 from game.table.try_again import DEALT_AGAIN, REAL_CARDS, compare_points
@@ -130,3 +132,58 @@ def test_with_the_cards_as_they_were_the_practice_deal_is_the_real_one(
     over = play_practice_to_its_end(driver, table)
     driver.click(over.button.rect.center)
     assert driver.top is page
+
+
+def test_leaving_a_practice_hand_by_the_pause_menu_keeps_the_real_match(
+    drivers: MakeDriver,
+) -> None:
+    driver = drivers()
+    page = reviewed_page(driver)
+    real_record = driver.table.session.record()
+    driver.key(pygame.K_RIGHT)
+    driver.key(pygame.K_t)
+    table = practice_table(driver)
+    driver.run_until(lambda: driver.top is table and table.view.idle)
+    driver.key(pygame.K_ESCAPE)
+    driver.click(driver.menu_item_pos("Save and leave to the title"))
+    assert page not in driver.app.scenes() and table not in driver.app.scenes()
+    assert files_of(driver)["current-game.json"] == real_record.encode()
+
+
+def test_a_practice_hand_from_a_replay_never_replaces_the_saved_match(
+    drivers: MakeDriver,
+) -> None:
+    from test_replays import archive, finished_match, open_list
+
+    driver = drivers()
+    archive(driver, finished_match(11), 11)
+    waiting = Controller()
+    assert waiting.new_match(None, 5, ["human", "bot:easy", "bot:easy", "bot:easy"]).ok
+    driver.app.books.save_game(waiting)
+    before = files_of(driver)
+    stats = driver.app.books.stats
+    open_list(driver)
+    driver.key(pygame.K_RETURN, frames=2)
+    assert isinstance(driver.top, ReplayPage), driver.describe()
+    small_samples(driver)
+    driver.key(pygame.K_r, frames=2)
+    page = driver.top
+    assert isinstance(page, ReviewPage), driver.describe()
+    reviewed(driver, page)
+    driver.key(pygame.K_RIGHT)
+    driver.key(pygame.K_t)
+    table = practice_table(driver)
+    over = play_practice_to_its_end(driver, table)
+    assert over.sentence.startswith("You took")
+    driver.key(pygame.K_RETURN)
+    assert driver.top is page
+    assert files_of(driver) == before and driver.app.books.stats == stats
+    # Leaving a practice hand by the pause menu saves nothing either.
+    driver.key(pygame.K_t)
+    table = practice_table(driver)
+    driver.run_until(lambda: driver.top is table and table.view.idle)
+    driver.key(pygame.K_ESCAPE)
+    driver.click(driver.menu_item_pos("Save and leave to the title"))
+    assert table not in driver.app.scenes()
+    assert files_of(driver) == before
+    assert before["current-game.json"] == dumps_record(waiting).encode()
