@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from ai.review import DecisionReview, Review, ReviewError, seat_decisions
+from ai.review import Decision, DecisionReview, Review, ReviewError, seat_decisions
 from core.record import loads_record
 from game.table import theme
 from game.table.hand_drawing import hand_page_panel, page_content_area, place_page_buttons
@@ -94,6 +94,8 @@ class ReviewPage(Scene):
         #: Hindsight: every hand face up on the trick steps (off until the person asks).
         self.hindsight = False
         self.hindsight_button = Button(HINDSIGHT_OFF, self.toggle_hindsight)
+        #: The seat's decisions in the hand, once asked (what a step's Try again starts from).
+        self._decisions: list[Decision] | None = None
         #: How many tries were made from this page (each deals the others' hands afresh).
         self.tries = 0
         self.try_button = Button(TRY_AGAIN, lambda: self.try_again(False))
@@ -143,11 +145,12 @@ class ReviewPage(Scene):
         kind = {"pass": "pass", "trick": "play"}.get(step.kind)
         if self.review is None or kind is None or self.seat != HUMAN_SEAT:
             return None
-        try:
-            decisions = seat_decisions(self.record, self.seat, self.story.hand)
-        except ReviewError:
-            return None
-        for index, decision in enumerate(decisions):
+        if self._decisions is None:
+            try:
+                self._decisions = seat_decisions(self.record, self.seat, self.story.hand)
+            except ReviewError:
+                self._decisions = []
+        for index, decision in enumerate(self._decisions):
             if (decision.kind, decision.trick or 0) == (kind, step.trick):
                 return index
         return None
