@@ -199,7 +199,8 @@ class App(ScreenLoop):
             self.toast(message, TOAST_SECONDS * 2)
         scenes = self.scenes()
         sessions = [getattr(scene, "session", None) for scene in scenes]
-        session = next((s for s in sessions if isinstance(s, TableSession)), None)
+        real = (s for s in sessions if isinstance(s, TableSession) and not s.practice)
+        session = next(real, None)
         self.coach.tick(session, any(scene.owns_reviews for scene in scenes))
         if session is not None:
             self.books.follow_reviews(session, self.coach)

@@ -65,9 +65,11 @@ def turn_words(
     return f"{seat_name(seat)} {'leads' if leads else 'to play'}"
 
 
-def header_text(shown: Shown, passing: bool, turn: str) -> str:
-    """Return the top bar's words: the hand, then its pass (or whose turn), then hearts broken."""
-    words = [f"Hand {shown.hand_number}"]
+def header_text(shown: Shown, passing: bool, turn: str, practice: str | None = None) -> str:
+    """Return the top bar's words: the hand, then its pass (or whose turn), then hearts broken;
+    a hand tried again starts with ``practice`` ("Practice · the cards as they were")."""
+    words = [] if practice is None else [practice]
+    words.append(f"Hand {shown.hand_number}")
     if passing:
         words.append(pass_words(shown.direction))
     elif turn:

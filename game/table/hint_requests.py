@@ -227,3 +227,34 @@ class ThreadHints:
             self._stop.set()
             self._wanted = None
             self._found = []
+
+
+class HintDesk:
+    """The person's hint at the table: one asked at a time about one position (a stamp that
+    changes with every move), its answer kept only while that position is the current one."""
+
+    def __init__(self, hints: AsyncHints) -> None:
+        self.hints = hints
+        #: The position (stamp) the hint in flight was asked about.
+        self._stamp: tuple[int, int] | None = None
+        #: The hint found for the current position, once it has come.
+        self.hint: Hint | None = None
+
+    def ask(self, observation: Observation, hand: int, stamp: tuple[int, int]) -> None:
+        """Ask for the hint of the position ``stamp`` (once: asking again waits on the same)."""
+        if self._stamp != stamp:
+            self.hints.submit(observation, hand)
+            self._stamp = stamp
+
+    def poll(self, stamp: tuple[int, int]) -> None:
+        """Keep a hint that came for the position ``stamp``; drop one for an older position."""
+        for _, hint in self.hints.poll():
+            if self._stamp == stamp:
+                self.hint = hint
+            self._stamp = None
+
+    def drop(self) -> None:
+        """Stop the hint in flight and forget the one found (the position changed)."""
+        self.hints.cancel()
+        self._stamp = None
+        self.hint = None

@@ -18,9 +18,10 @@ from core import events as ev
 from core.cards import POINT_CARDS_MASK, mask_of
 from core.controller import Controller, Result
 from core.hand import Trick
+from core.record import dumps_record
 from core.rules import RuleSet
 from game.table.bot_requests import AsyncBots, InlineBots
-from game.table.hint_requests import AsyncHints, InlineHints, ThreadHints
+from game.table.hint_requests import AsyncHints, HintDesk, InlineHints, ThreadHints
 from game.table.match.port import (
     HUMAN_SEAT,
     Hint,
@@ -28,10 +29,11 @@ from game.table.match.port import (
     Play,
     ReviewKey,
     SeatView,
-    TableMatch,
     action_cards,
     player_message,
 )
+from game.table.match_sheet import match_sheet
+from game.table.try_again import TryAgain
 
 __all__ = [
     "HUMAN_SEAT",
@@ -40,6 +42,7 @@ __all__ = [
     "SeatView",
     "TableSession",
     "action_cards",
+    "match_sheet",
     "player_message",
 ]
 
@@ -74,12 +77,9 @@ class TableSession:
         self.limit_ms = limit_ms
         if hints is None:
             hints = InlineHints() if isinstance(bots, InlineBots) else ThreadHints()
-        self.hints = hints
-        #: The position (stamp) the hint in flight was asked about.
-        self._hint_stamp: tuple[int, int] | None = None
+        self.hints = HintDesk(hints)
         self._requests: dict[int, _Request] = {}
         self._ready: dict[int, Decision] = {}
-        self.hint: Hint | None = None
         self.events: list[ev.Event] = []
         #: The finished reviews of this match's hands, by hand, seat, samples and seed, so a
         #: review reopens at once (the app also keeps them beside the saved game).
@@ -88,6 +88,8 @@ class TableSession:
         self.reviews_saved = 0
         self._view: tuple[object, object, SeatView] | None = None
         self._sheet: tuple[object, object, MatchSheet] | None = None
+        #: Whether this is a hand tried again (``LocalMatches.practice``): kept nowhere.
+        self.practice = False
 
     @classmethod
     def new_match(
@@ -110,6 +112,15 @@ class TableSession:
             raise ValueError(result.error)
         session = cls(controller, names, bots, limit_ms)
         session.events.extend(session._seen(result).events)
+        return session
+
+    @classmethod
+    def practice_of(
+        cls, again: TryAgain, names: dict[int, str], bots: AsyncBots, limit_ms: float | None
+    ) -> TableSession:
+        """Return a practice match (kept nowhere) standing where ``again`` stands."""
+        session = cls(again.controller, names, bots, limit_ms)
+        session.practice = True
         return session
 
     # -- what the table reads -------------------------------------------------------------
@@ -232,9 +243,18 @@ class TableSession:
         events = tuple(ev.seen_by(event, viewer, match_over=over) for event in result.events)
         return replace(result, events=events)
 
+    @property
+    def hint(self) -> Hint | None:
+        """Return the hint asked for this position, once it has come."""
+        return self.hints.hint
+
+    def record(self) -> str:
+        """Return the match's record (``core.record`` text)."""
+        return dumps_record(self.controller)
+
     def _after(self, result: Result) -> Result:
         if result.ok:
-            self.hint = None
+            self.hints.hint = None
             result = self._seen(result)
             self.events.extend(result.events)
         return result
@@ -253,11 +273,9 @@ class TableSession:
 
     def _drop_requests(self) -> None:
         self.bots.cancel_all()
-        self.hints.cancel()
-        self._hint_stamp = None
+        self.hints.drop()
         self._requests.clear()
         self._ready.clear()
-        self.hint = None
 
     @property
     def can_undo(self) -> bool:
@@ -323,10 +341,7 @@ class TableSession:
                 continue
             if self._still_wanted(request):
                 self._ready[request.seat] = decision
-        for _, hint in self.hints.poll():
-            if self._hint_stamp == stamp:
-                self.hint = hint
-            self._hint_stamp = None
+        self.hints.poll(stamp)
 
     def _still_wanted(self, request: _Request) -> bool:
         if self.phase == "pass":
@@ -360,12 +375,8 @@ class TableSession:
         nothing to decide."""
         if not (self.person_must_pass or self.person_must_play):
             return False
-        stamp = self._stamp()
-        if self._hint_stamp == stamp:
-            return True
         observation = self.controller.observation(HUMAN_SEAT)
-        self.hints.submit(observation, self.controller.hand_number)
-        self._hint_stamp = stamp
+        self.hints.ask(observation, self.controller.hand_number, self._stamp())
         return True
 
     def take_events(self) -> list[ev.Event]:
@@ -376,37 +387,6 @@ class TableSession:
     def close(self) -> None:
         """Drop every request and stop the hint's search (the worker belongs to the caller)."""
         self._drop_requests()
-
-
-def local_controller(match: TableMatch) -> Controller:
-    """Return the controller of a match played on this machine (what the review page reads);
-    a match hosted elsewhere has none, which raises ``TypeError``."""
-    if not isinstance(match, TableSession):
-        raise TypeError("a match hosted elsewhere has no controller here")
-    return match.controller
-
-
-def match_sheet(controller: Controller) -> MatchSheet:
-    """Return the scores and rules of the controller's match as the table shows them."""
-    match = controller.match
-    if match is None:
-        return MatchSheet()
-    taken: list[list[int]] = [[], [], [], []]
-    for trick in controller.tricks:
-        if trick.winner is not None:
-            taken[trick.winner].extend(trick.cards)
-    return MatchSheet(
-        rules=match.rules,
-        started=True,
-        person_seated=match.seats[HUMAN_SEAT].is_human,
-        first_hand=match.earlier.count + 1,
-        earlier_totals=tuple(match.earlier.totals),
-        hands=tuple(controller.hand_scores),
-        totals=tuple(controller.totals),
-        winner=controller.winner,
-        hand_number=controller.hand_number,
-        taken=tuple(tuple(cards) for cards in taken),
-    )
 
 
 def _plays(trick: Trick | None) -> tuple[Play, ...]:

@@ -29,6 +29,7 @@ from core.cards import cards_of, mask_of
 from core.controller import Controller
 from core.match import EarlierHands, HandRecord, MatchState
 from core.rules import pass_receiver, pass_sender
+from core.seats import Seat
 
 #: The label of a position set up with the real deal.
 REAL_CARDS = "with the cards as they were"
@@ -46,6 +47,11 @@ class TryAgain:
     controller: Controller
     decision: Decision
     label: str
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """Return who plays each seat (as in the record)."""
+        return self.controller.seats
 
 
 def position_at(
@@ -201,6 +207,12 @@ def compare(record: Controller, hand: int, seat: int, tried: Controller) -> Comp
     ``hand`` of ``record``) went against the original line, or None until it is over."""
     if tried.phase not in ("hand_over", "match_over") or not tried.hand_scores:
         return None
+    return compare_points(record, hand, seat, tuple(tried.hand_scores[-1].points))
+
+
+def compare_points(record: Controller, hand: int, seat: int, tried: tuple[int, ...]) -> Comparison:
+    """Return how a hand tried again that scored ``tried`` (each seat's points) went against
+    hand number ``hand`` of ``record``."""
     match = record.match
     if match is None:
         raise ReviewError("there is no match to compare with")
@@ -208,4 +220,40 @@ def compare(record: Controller, hand: int, seat: int, tried: Controller) -> Comp
     if not 0 <= index < len(record.hand_scores):
         raise ReviewError(f"hand {hand} is not finished in the record")
     original = tuple(record.hand_scores[index].points)
-    return Comparison(seat, original, tuple(tried.hand_scores[-1].points))
+    return Comparison(seat, original, tried)
+
+
+#: The top bar's words for a practice hand, by the cards the others hold.
+PRACTICE_WORDS = {
+    REAL_CARDS: "Practice · the cards as they were",
+    DEALT_AGAIN: "Practice · other hands dealt again",
+}
+
+
+@dataclass(frozen=True)
+class Practice:
+    """A hand tried again at the table: where it came from (hand ``hand`` of ``record``, seat
+    ``seat``, decision ``decision``), the words of the top bar, and the coach's comparison
+    once it is over. It is practice: nothing of it is saved, counted or kept."""
+
+    record: Controller
+    hand: int
+    seat: int
+    decision: Decision
+    label: str
+
+    @property
+    def bar(self) -> str:
+        """Return the top bar's words saying this is practice, and with which cards."""
+        return PRACTICE_WORDS.get(self.label, "Practice")
+
+    @property
+    def moment(self) -> str:
+        """Return where the try began: "hand 2, trick 5" or "hand 2, the pass"."""
+        where = "the pass" if self.decision.kind == "pass" else f"trick {self.decision.trick}"
+        return f"hand {self.hand}, {where}"
+
+    def sentence(self, points: tuple[int, ...]) -> str:
+        """Return the coach's comparison of the try, which scored ``points``, with the
+        original line."""
+        return compare_points(self.record, self.hand, self.seat, points).text()

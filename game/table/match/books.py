@@ -103,7 +103,10 @@ class MatchBooks:
 
     def follow_reviews(self, session: TableSession, coach: Coach) -> None:
         """Keep the match's finished reviews beside its saved game; once every hand of the
-        person's finished match is reviewed, count its points lost per decision."""
+        person's finished match is reviewed, count its points lost per decision. A practice
+        hand has no books."""
+        if session.practice:
+            return
         if (
             session.person_plays
             and session.phase != "match_over"

@@ -20,6 +20,7 @@ from game.table.match.port import TableMatch
 from game.table.session import TableSession
 from game.table.store.review_file import load_reviews
 from game.table.store.settings import Settings
+from game.table.try_again import TryAgain
 
 
 def table_seat_problem(seats: Sequence[Seat]) -> str | None:
@@ -85,6 +86,24 @@ class LocalMatches:
             limit_ms=self.think.limit_ms,
             watch=watch,
         )
+
+    def practice(self, again: TryAgain) -> TableMatch:
+        """Return a practice match standing where ``again`` (a hand set up again by
+        ``game.table.try_again``) stands, against the bots its seats name, the person at
+        seat 0. It is practice: the table plays it with ``match.practice.PracticeBooks``,
+        and the app's coach and books leave it alone.
+
+        Raises ValueError for seats the table cannot play a practice hand with.
+        """
+        problem = table_seat_problem(again.seats)
+        if problem is None and engine_seats(again.seats):
+            problem = "a hand with a program at the table cannot be tried again here"
+        if problem is not None:
+            raise ValueError(problem)
+        names = seat_player_names(again.seats, self.think.difficulty)
+        names.pop(0, None)  # the person plays seat 0, whoever played it first
+        self.bots.cancel_all()
+        return TableSession.practice_of(again, names, self.bots, self.think.limit_ms)
 
     def saved(self, programs_allowed: bool = False) -> SavedMatch:
         """Return the saved match to continue, with the reviews kept beside it; its seats

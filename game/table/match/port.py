@@ -171,6 +171,11 @@ class TableMatch(Protocol):
         match result show them (cheap: made again only when the match has changed)."""
         ...
 
+    def record(self) -> str:
+        """Return the match's record (``core.record`` text, the one a saved game holds): what
+        the review page reads a finished hand from and a hand tried again is set up from."""
+        ...
+
     # -- the person's commands ------------------------------------------------------------
 
     def pass_cards(self, cards: Iterable[int]) -> Result:

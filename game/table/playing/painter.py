@@ -85,15 +85,17 @@ class TablePainter:
             )
 
     def header(self) -> str:
-        """Return the top bar's words: the hand, then the pass or whose turn the table shows."""
+        """Return the top bar's words: practice (a hand tried again), the hand, then the pass
+        or whose turn the table shows."""
         table = self.table
         view = table.view
         shown = view.shown
+        practice = None if table.practice is None else table.practice.bar
         if table.session.phase == "pass" or shown.passing or view.dealing_or_exchanging:
-            return header_text(shown, shown.direction != "hold", "")
+            return header_text(shown, shown.direction != "hold", "", practice)
         first = table.session.view().first_leader
         turn = turn_words(shown, first, table.seat_name, table.session.person_plays)
-        return header_text(shown, False, turn)
+        return header_text(shown, False, turn, practice)
 
     def seats_shown_to_act(self) -> set[int]:
         """Return the seats the table shows as to act: those still passing, or the seat whose

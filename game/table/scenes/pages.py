@@ -363,8 +363,7 @@ def pause_menu(app: App, table: TableScene) -> MenuScene:
             app.start_match()
 
     def leave() -> None:
-        if table.session.person_plays:
-            app.books.save_match(table.session)
+        table.flow.save()  # through the table's books: a practice hand is never saved
         app.replace_scene("title")
 
     menu = MenuScene(

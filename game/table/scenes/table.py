@@ -19,8 +19,9 @@ from ai.review import Review
 from core import events as ev
 from game.table.card_art import CardArt
 from game.table.hint_panel import THINKING
-from game.table.match.flow import MatchFlow
+from game.table.match.flow import Books, MatchFlow
 from game.table.match.port import HUMAN_SEAT, ReviewKey, TableMatch
+from game.table.match.practice import PracticeBooks
 from game.table.playing.buttons import TableButtons
 from game.table.playing.controls import AUTO_PLAY_DELAY, TableControls
 from game.table.playing.cues import Gain, on_cue, tick_gains
@@ -32,8 +33,8 @@ from game.table.watch import WATCH_HINT, WATCH_HINT_S
 from game.table.wording import SEAT_NAMES, with_verb
 
 if TYPE_CHECKING:
-    from core.controller import Controller
     from game.table.app import App
+    from game.table.try_again import Practice
 
 MESSAGE_SECONDS = 2.6
 #: Time a frame may spend drawing card faces ahead of need.
@@ -49,11 +50,22 @@ def seat_label(seat: int, player: str, person: str | None) -> str:
 
 
 class TableScene(Scene):
-    """The table screen for one match (``session``: the match, through ``TableMatch``)."""
+    """The table screen for one match (``session``: the match, through ``TableMatch``).
 
-    def __init__(self, app: App, session: TableMatch, resumed: bool = False) -> None:
+    With ``practice`` the match is a hand tried again from the review page: the top bar says
+    so, its books keep nothing (``PracticeBooks``), and when the hand is over the coach's
+    comparison opens instead of the hand's summary."""
+
+    def __init__(
+        self,
+        app: App,
+        session: TableMatch,
+        resumed: bool = False,
+        practice: Practice | None = None,
+    ) -> None:
         super().__init__(app)
         self.session = session
+        self.practice = practice
         settings = app.settings
         self.view = TableView(
             app.layout, settings.speed, settings.click_to_continue, on_cue=self._cue
@@ -78,7 +90,8 @@ class TableScene(Scene):
         self.show_all_hands = False
         self.controls = TableControls(self)
         self.painter = TablePainter(self)
-        self.flow = MatchFlow(session, app.books, self)
+        books: Books = app.books if practice is None else PracticeBooks()
+        self.flow = MatchFlow(session, books, self)
         self.pointer = HandPointer(self)
         self.bar = TableButtons(self)
         self.bar.place(app.layout)
@@ -155,7 +168,10 @@ class TableScene(Scene):
         self.app.push_scene("moment", kind, title, subtitle, ended, seed, follows, shaded)
 
     def show_summary(self, event: ev.HandScored) -> None:
-        """Open the hand's summary."""
+        """Open the hand's summary (the coach's comparison, after practice)."""
+        if self.practice is not None:
+            self.app.push_scene("practice_over", self, self.practice, event.points)
+            return
         self.app.push_scene("hand_summary", self, event)
 
     def show_result(self) -> None:
@@ -187,13 +203,9 @@ class TableScene(Scene):
         if self.session.next_hand().ok:
             self.flow.save()
 
-    @property
-    def controller(self) -> Controller:
-        """Return the controller of a match played here: what the review page reads (its
-        ``HandSource``) until it reads the match through ``TableMatch`` too."""
-        from game.table.session import local_controller  # the one tie to the local match
-
-        return local_controller(self.session)
+    def record(self) -> str:
+        """Return the match's record: what the review page reads (its ``HandSource``)."""
+        return self.session.record()
 
     @property
     def reviews(self) -> dict[ReviewKey, Review]:

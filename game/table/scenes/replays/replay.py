@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from ai.registry import seat_player_names
 from ai.review import Review
 from core.controller import Controller
+from core.record import dumps_record
 from game.table.scenes.table import seat_label
 from game.table.session import ReviewKey
 
@@ -25,6 +26,10 @@ class Replay:
         """Return the replay of a finished match; seat 0 is ``person_name`` if a person played."""
         person = person_name if controller.seats[0].is_human else None
         return cls(controller, person, seat_player_names(controller.seats, "bot"))
+
+    def record(self) -> str:
+        """Return the match's record (``core.record`` text): what the review page reads."""
+        return dumps_record(self.controller)
 
     def seat_name(self, seat: int) -> str:
         """Return the name shown for a seat."""

@@ -9,10 +9,21 @@ saved file, by the app), so reopening it is instant.
 
 The package keeps apart what the page says (``verdicts``: the steps, the words judging a
 decision), the page itself (``page``: the steps' strip, the keys, the progress while the
-review computes) and what each step shows (``rows``: the pass, a trick, hindsight, the total).
+review computes), the end of a hand tried again from it (``practice_over``: the coach's
+comparison) and what each step shows (``rows``: the pass, a trick, hindsight, the total).
 """
 
 from game.table.scenes.review.page import HandSource, ReviewPage
+from game.table.scenes.review.practice_over import PracticeOver
 from game.table.scenes.review.verdicts import Step, cards_text, points, total_line, verdict
 
-__all__ = ["HandSource", "ReviewPage", "Step", "cards_text", "points", "total_line", "verdict"]
+__all__ = [
+    "HandSource",
+    "PracticeOver",
+    "ReviewPage",
+    "Step",
+    "cards_text",
+    "points",
+    "total_line",
+    "verdict",
+]

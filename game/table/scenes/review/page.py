@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from ai.review import DecisionReview, Review
-from core.controller import Controller
-from core.record import dumps_record
+from ai.review import Decision, DecisionReview, Review, ReviewError, seat_decisions
+from core.record import loads_record
 from game.table import theme
 from game.table.hand_drawing import hand_page_panel, page_content_area, place_page_buttons
 from game.table.hand_story import HandStory, hand_story
@@ -17,7 +16,8 @@ from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
 from game.table.scenes.review.rows import draw_pass, draw_total, draw_trick
 from game.table.scenes.review.verdicts import GRADE_COLOURS, Step
-from game.table.session import ReviewKey
+from game.table.session import HUMAN_SEAT, ReviewKey, TableSession
+from game.table.try_again import Practice, position_at
 from game.table.widgets import (
     Button,
     draw_close_hint,
@@ -32,14 +32,18 @@ if TYPE_CHECKING:
 #: The hindsight button's label when every hand is hidden, and when shown.
 HINDSIGHT_OFF = "Hindsight: show all hands"
 HINDSIGHT_ON = "Hindsight: hide other hands"
+#: The try-again buttons: the other hands dealt again, or the real ones.
+TRY_AGAIN = "Try again"
+TRY_REAL = "Cards as they were"
+#: The page's keys, said on its bottom line.
+KEYS = "← → step   Home / End first / last   H hindsight   T try again   R real cards"
 
 
 class HandSource(Protocol):
     """A match whose finished hands a page reviews: the table's match, or a replayed one."""
 
-    @property
-    def controller(self) -> Controller:
-        """Return the match."""
+    def record(self) -> str:
+        """Return the match's record (``core.record`` text)."""
         ...
 
     @property
@@ -70,8 +74,10 @@ class ReviewPage(Scene):
         super().__init__(app)
         self.source = source
         self.seat = seat
-        controller = source.controller
-        self.story: HandStory = hand_story(controller, seat, hand)
+        text = source.record()
+        #: The match as recorded: what the page shows and a hand is tried again from.
+        self.record = loads_record(text)
+        self.story: HandStory = hand_story(self.record, seat, hand)
         self.steps = [Step("pass")] if self.story.passing is not None else []
         self.steps += [Step("trick", trick.number) for trick in self.story.tricks]
         self.steps.append(Step("total"))
@@ -84,11 +90,16 @@ class ReviewPage(Scene):
         #: Whether news of the review came: the worker has begun it.
         self.started = False
         if self.computing:
-            record = dumps_record(controller)
-            app.reviews.submit(record, seat, hand, samples, seed)
+            app.reviews.submit(text, seat, hand, samples, seed)
         #: Hindsight: every hand face up on the trick steps (off until the person asks).
         self.hindsight = False
         self.hindsight_button = Button(HINDSIGHT_OFF, self.toggle_hindsight)
+        #: The seat's decisions in the hand, once asked (what a step's Try again starts from).
+        self._decisions: list[Decision] | None = None
+        #: How many tries were made from this page (each deals the others' hands afresh).
+        self.tries = 0
+        self.try_button = Button(TRY_AGAIN, lambda: self.try_again(False))
+        self.real_button = Button(TRY_REAL, lambda: self.try_again(True))
         self.back_button = Button("‹ Previous", lambda: self.go(self.index - 1))
         self.next_button = Button("Next ›", lambda: self.go(self.index + 1), primary=True)
         self.step_buttons = [
@@ -126,6 +137,46 @@ class ReviewPage(Scene):
             if (kind, step.trick) == (decision.kind, decision.trick or 0):
                 return decision
         return None
+
+    def decision_index(self) -> int | None:
+        """Return the number (0 first) of the seat's decision made at the step shown, or None
+        when it has none to try again (the total, a seat other than the person's)."""
+        step = self.step
+        kind = {"pass": "pass", "trick": "play"}.get(step.kind)
+        if self.review is None or kind is None or self.seat != HUMAN_SEAT:
+            return None
+        if self._decisions is None:
+            try:
+                self._decisions = seat_decisions(self.record, self.seat, self.story.hand)
+            except ReviewError:
+                self._decisions = []
+        for index, decision in enumerate(self._decisions):
+            if (decision.kind, decision.trick or 0) == (kind, step.trick):
+                return index
+        return None
+
+    def try_again(self, real_cards: bool) -> None:
+        """Play the hand on from the decision shown, as practice (``LocalMatches.practice``):
+        the other hands dealt again to fit what the person saw, or the real ones. The match
+        under the page waits: its bots' requests are dropped (the worker serves the practice
+        now) and asked again when it goes on."""
+        index = self.decision_index()
+        if index is None:
+            return
+        hand = self.story.hand
+        try:
+            again = position_at(self.record, self.seat, hand, index, real_cards, self.tries)
+            match = self.app.matches.practice(again)
+        except (ReviewError, ValueError) as error:
+            self.app.toast(f"This hand cannot be tried again: {error}")
+            return
+        self.tries += 1
+        for scene in self.app.scenes():
+            waiting = getattr(scene, "session", None)
+            if isinstance(waiting, TableSession) and waiting is not match:
+                waiting.close()
+        practice = Practice(self.record, hand, self.seat, again.decision, again.label)
+        self.app.push_scene("table", match, resumed=True, practice=practice)
 
     def close(self) -> None:
         """Close the page (cancelling a review still computing)."""
@@ -172,9 +223,13 @@ class ReviewPage(Scene):
                 self.go(len(self.steps) - 1)
             elif key == pygame.K_h and self.review is not None:
                 self.toggle_hindsight()
+            elif key in (pygame.K_t, pygame.K_r):
+                self.try_again(key == pygame.K_r)
             return True
         if self.review is not None:
             buttons = [self.back_button, self.next_button, self.hindsight_button]
+            if self.decision_index() is not None:
+                buttons += [self.try_button, self.real_button]
             for button in [*buttons, *self.step_buttons]:
                 if button.handle(event):
                     return True
@@ -203,8 +258,20 @@ class ReviewPage(Scene):
             self.hindsight_button,
             300,
         )
+        self._place_try_buttons()
         self.back_button.enabled = self.index > 0
         self.next_button.enabled = self.index < len(self.steps) - 1
+
+    def _place_try_buttons(self) -> None:
+        """Share the room between the arrows: hindsight, then the two try-again buttons."""
+        gap = self.app.layout.px(12)
+        left, right = self.back_button.rect.right + gap, self.next_button.rect.left - gap
+        width = (right - left - 2 * gap) // 3
+        buttons = (self.hindsight_button, self.try_button, self.real_button)
+        for number, button in enumerate(buttons):
+            button.rect = self.hindsight_button.rect.copy()
+            button.rect.width = width
+            button.rect.left = left + number * (width + gap)
 
     def content_area(self, rect: pygame.Rect) -> pygame.Rect:
         """Return the room between the step strip and the arrows."""
@@ -239,11 +306,14 @@ class ReviewPage(Scene):
             self.back_button.draw(surface)
             self.next_button.draw(surface)
             self.hindsight_button.draw(surface)
+            if self.decision_index() is not None:
+                self.try_button.draw(surface)
+                self.real_button.draw(surface)
             # The keys and the close hint share the bottom line, either side of its middle.
             draw_keys_and_close_hint(
                 surface,
                 rect,
-                "← → step   Home / End first / last   H hindsight",
+                KEYS,
                 layout.text(14),
                 rect.bottom - layout.px(18),
                 layout.px(12),
