@@ -147,7 +147,10 @@ def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
                 finished.next_hand()
         assert finished.phase == "match_over"
         table.controller = finished
+        forgotten: list[int] = []
+        hub.bots.worker.forget_seed = forgotten.append  # type: ignore[method-assign]
         hub.publish(table, [])
+        assert forgotten == [table.id], "the worker keeps the bots of a finished table"
         record = _say(hub, player, type="record", id="r1")["record"]
         hub.disconnected(player)  # type: ignore[arg-type]
         assert made["code"] not in hub.tables, "a finished table nobody is at stays in memory"

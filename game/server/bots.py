@@ -2,9 +2,10 @@
 
 ``ServerBots`` submits a request for each seat a bot must play now and hands back, from
 ``poll``, the settled decisions that are still wanted: a request is dropped when its seat got a
-newer request or was answered otherwise (its person came back). The worker (``ai.worker``)
-keeps each decision within its think limit, plays the fallback move for a bot that fails, and
-ends with the server, however it ends.
+newer request or was answered otherwise (its person came back). The worker
+(``game.server.bot_worker``, built on ``ai.worker``) keeps each decision within its think
+limit, plays the fallback move for a bot that fails, keeps a bounded number of bots (a table's
+are forgotten when ``forget_table`` says it is over), and ends with the server, however it ends.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ai.think import Decision
-from ai.worker import BotWorker
 from core.observation import Observation
+from game.server.bot_worker import ServerBotWorker
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class ServerBots:
 
     def __init__(self, limit_ms: float) -> None:
         self.limit_ms = limit_ms
-        self.worker = BotWorker()
+        self.worker = ServerBotWorker()
         self._requests: dict[int, tuple[int, int]] = {}
         self._latest: dict[tuple[int, int], int] = {}
 
@@ -59,9 +60,11 @@ class ServerBots:
         self._latest.pop((table_id, seat), None)
 
     def forget_table(self, table_id: int) -> None:
-        """Drop every decision being made for a table."""
+        """Drop every decision being made for a table, and the worker's bots for it (they are
+        built again if the table asks once more)."""
         for key in [key for key in self._latest if key[0] == table_id]:
             del self._latest[key]
+        self.worker.forget_seed(table_id)
 
     def poll(self) -> list[BotMove]:
         """Return the decisions ready now that are still wanted."""

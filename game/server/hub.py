@@ -414,6 +414,8 @@ class Hub:
                     for conn in list(watchers):
                         conn.send(public)
             _log_event(table, item.event)
+        if table.finished:
+            self.bots.forget_table(table.id)
 
     def _restore(self, table: Table) -> None:
         """Put the table back as it was last committed (a write failed: nothing applies)."""
