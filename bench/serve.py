@@ -8,8 +8,11 @@ Measured: the server's CPU time (its process, from /proc) per hand played, comma
 latency (a ``play`` sent until its ``card_played`` event comes back, p50 and p99), the server's
 memory per table (resident memory grown while K tables were made and joined, over K), and, at
 human pace, the largest K of those tried whose p99 stays under 50 ms. The clients' own CPU share
-is printed too: they share the machine with the server, and when they cannot keep up the
-latency they measure is theirs as much as the server's.
+is printed too. On a machine of two cores or more the server (and the bot worker it starts) is
+pinned to one core and the clients to another (``os.sched_setaffinity``), so "one core holds K
+tables" means what it says and the clients do not take the server's core; the output says
+whether that was done. ``--profile FILE`` runs the server under ``cProfile`` (its statistics
+are written to FILE when it stops).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 class Server:
     """``mdhearts serve`` in a process of its own, on a free loopback port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, core: int | None = None, profile: Path | None = None) -> None:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = int(sock.getsockname()[1])
@@ -62,6 +65,7 @@ class Server:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "cProfile", "-o", str(profile)] if profile else []),
                 "-m",
                 "game",
                 "serve",
@@ -76,6 +80,8 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )
+        if core is not None:
+            os.sched_setaffinity(self.proc.pid, {core})
         deadline = time.monotonic() + 30
         while "listening on" not in Path(self.log.name).read_text():
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -326,18 +332,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flat-tables", type=int, default=10, help="K of the flat-out run")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of play per run")
     parser.add_argument("--json", action="store_true", help="print one JSON line per run")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="run the server under cProfile and write its statistics here (human-pace runs)",
+    )
+
+
+def pin_cores() -> tuple[int | None, str]:
+    """Pin this process (the clients) to one core and return the core for the server, with a
+    line saying what was done."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None, "cores: not pinned (no os.sched_setaffinity here)"
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return None, f"cores: not pinned (only core {cores} is available)"
+    os.sched_setaffinity(0, {cores[1]})
+    return cores[0], f"cores: the server on core {cores[0]}, the clients on core {cores[1]}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the flat-out run, then the human-pace runs; print each and the largest good K."""
     for key, value in machine_info().items():
         print(f"{key}: {value}")
+    server_core, pinned = pin_cores()
+    print(pinned)
     ks = [int(part) for part in str(args.tables).split(",") if part.strip()]
-    runs = [(args.flat_tables, 0.0)] + [(k, 1.0) for k in ks]
+    runs = [(args.flat_tables, 0.0)] if args.flat_tables else []
+    runs += [(k, 1.0) for k in ks]
     largest = None
     for tables, gap in runs:
         with tempfile.TemporaryDirectory(prefix="mdh-bench-serve-") as folder:
-            server = Server(Path(folder))
+            profile = args.profile if args.profile and gap else None
+            server = Server(Path(folder), server_core, profile)
             try:
                 result = asyncio.run(run_tables(server, tables, gap, args.seconds))
             finally:
