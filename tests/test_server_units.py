@@ -52,6 +52,9 @@ class FakeConn:
     def send(self, data: dict[str, Any]) -> None:
         self.sent.append(data)
 
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
     def close(self, code: int, reason: str, *, flush: bool = True) -> None:
         self.closing = True
 

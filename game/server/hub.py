@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from core import events as ev
 from game.server.bots import BotMove, ServerBots
 from game.server.commands import HANDLERS, refuse
-from game.server.connection import Conn
+from game.server.connection import Conn, encode
 from game.server.credentials import normal_code
 from game.server.protocol import ProtocolError, error_frame, parse_frame
 from game.server.store import Store, StoreError
 from game.server.table import Table
-from game.server.view import Published, seat_frame
+from game.server.view import Published, seat_frame, shared_frame
 
 log = logging.getLogger("mdhearts.serve")
 
@@ -205,6 +205,17 @@ class Hub:
             raise
         watchers = self.watchers.get(table.id, ())
         for item in items:
+            _log_event(table, item.event)
+            shared = shared_frame(item)
+            if shared is not None:  # one text for everyone at the table
+                text = encode(shared)
+                for seat in range(4):
+                    conn = self.seated.get((table.id, seat))
+                    if conn is not None:
+                        conn.send_text(text)
+                for conn in list(watchers):
+                    conn.send_text(text)
+                continue
             for seat in range(4):
                 conn = self.seated.get((table.id, seat))
                 if conn is not None:
@@ -216,7 +227,6 @@ class Hub:
                 if public is not None:
                     for conn in list(watchers):
                         conn.send(public)
-            _log_event(table, item.event)
         if table.finished:
             self.bots.forget_table(table.id)
 

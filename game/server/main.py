@@ -177,6 +177,7 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             write_limit=WRITE_LIMIT,
             close_timeout=CLOSE_TIMEOUT_S,
             max_queue=16,
+            compression=None,  # frames are small: deflating them costs more than it saves
         ) as server:
             port = next(iter(server.sockets)).getsockname()[1]
             scheme = "wss" if tls else "ws"
