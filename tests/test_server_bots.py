@@ -5,6 +5,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from pathlib import Path
 from types import SimpleNamespace
 
 from ai.basic import FirstLegalBot
@@ -70,13 +71,15 @@ def _settle(bots: ServerBots, wanted: int) -> int:
     return got
 
 
-def _count(bots: ServerBots) -> int | None:
-    bots.worker.count_bots()
+def _counts(bots: ServerBots) -> list[int | None]:
+    """Return how many bots each worker of the pool keeps."""
+    for worker in bots.workers:
+        worker.count_bots()
     give_up = time.monotonic() + 30
-    while bots.worker.bot_count is None and time.monotonic() < give_up:
+    while any(w.bot_count is None for w in bots.workers) and time.monotonic() < give_up:
         bots.poll()
         time.sleep(0.01)
-    return bots.worker.bot_count
+    return [worker.bot_count for worker in bots.workers]
 
 
 def test_a_finished_tables_bots_leave_the_worker() -> None:
@@ -87,9 +90,31 @@ def test_a_finished_tables_bots_leave_the_worker() -> None:
             for seat, observation in enumerate(_observations(table)):
                 bots.ask(table, seat, observation, "random")  # type: ignore[arg-type]
         assert _settle(bots, 4 * len(tables)) == 4 * len(tables)
-        assert _count(bots) == 4 * len(tables)
+        assert _counts(bots) == [4 * len(tables)]
         for table in tables:
             bots.forget_table(table)
-        assert _count(bots) == 0, "the worker keeps the bots of tables that are over"
+        assert _counts(bots) == [0], "the worker keeps the bots of tables that are over"
     finally:
         bots.close()
+
+
+def test_a_pool_of_workers_shares_the_tables_and_ends_with_close() -> None:
+    bots = ServerBots(100.0, workers=3)
+    try:
+        bots.start()
+        pids = [worker.pid for worker in bots.workers]
+        assert len(set(pids)) == 3 and None not in pids
+        tables = range(1, 10)
+        for table in tables:
+            for seat, observation in enumerate(_observations(table)):
+                bots.ask(table, seat, observation, "random")  # type: ignore[arg-type]
+        assert _settle(bots, 4 * len(tables)) == 4 * len(tables)
+        assert _counts(bots) == [12, 12, 12], "each worker thinks for a third of the tables"
+        bots.forget_table(4)  # its bots are in worker 4 % 3 == 1
+        assert _counts(bots) == [12, 8, 12]
+    finally:
+        bots.close()
+    give_up = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in pids) and time.monotonic() < give_up:
+        time.sleep(0.05)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids), "a worker outlived close"

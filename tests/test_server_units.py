@@ -151,7 +151,7 @@ def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
         assert finished.phase == "match_over"
         table.controller = finished
         forgotten: list[int] = []
-        hub.bots.worker.forget_seed = forgotten.append  # type: ignore[method-assign]
+        hub.bots.workers[0].forget_seed = forgotten.append  # type: ignore[method-assign]
         hub.publish(table, [])
         assert forgotten == [table.id], "the worker keeps the bots of a finished table"
         record = _say(hub, player, type="record", id="r1")["record"]
