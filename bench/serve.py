@@ -11,8 +11,10 @@ human pace, the largest K of those tried whose p99 stays under 50 ms. The client
 is printed too. On a machine of two cores or more the server (and the bot worker it starts) is
 pinned to one core and the clients to another (``os.sched_setaffinity``), so "one core holds K
 tables" means what it says and the clients do not take the server's core; the output says
-whether that was done. ``--profile FILE`` runs the server under ``cProfile`` (its statistics
-are written to FILE when it stops).
+whether that was done. How long the server's loop was runnable but waiting for its core (other
+work on the machine) is read from Linux's ``schedstat`` and printed as a share of the run.
+``--profile FILE`` runs the server under ``cProfile`` (its statistics are written to FILE
+when it stops).
 """
 
 from __future__ import annotations
@@ -98,6 +100,15 @@ class Server:
         """Return the server process's CPU time so far (user + system)."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def run_queue_wait_s(self) -> float | None:
+        """Return how long the server's main thread (its loop) has waited for a core so far:
+        runnable but not running (Linux ``schedstat``), or None where it is not known."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/schedstat").read_text().split()
+            return int(fields[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            return None
 
     def rss_bytes(self) -> int:
         """Return the server process's resident memory."""
@@ -292,11 +303,14 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     for number, pace in enumerate(paces):
         pace.next_at = now + gap_s * number / tables
     cpu_before, own_before = server.cpu_seconds(), time.process_time()
+    wait_before = server.run_queue_wait_s()
     started = time.monotonic()
     await asyncio.sleep(seconds)
     elapsed = time.monotonic() - started
     cpu = server.cpu_seconds() - cpu_before
     own = time.process_time() - own_before
+    wait_after = server.run_queue_wait_s()
+    waited = None if wait_before is None or wait_after is None else wait_after - wait_before
     hands = stats.hands
     for table in seated:
         for client in table.clients:
@@ -318,6 +332,7 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
         "p99_ms": round(percentile(stats.latencies_ms, 0.99), 2),
         "server_cpu_share": round(cpu / elapsed, 3),
         "clients_cpu_share": round(own / elapsed, 3),
+        "server_waited_share": None if waited is None else round(waited / elapsed, 3),
         "cpu_ms_per_move": round(cpu * 1000 / stats.moves, 2) if stats.moves else None,
         "cpu_ms_per_hand": round(cpu * 1000 / hands, 1) if hands else None,
         "rss_kib_per_table": round((rss_after - rss_before) / 1024 / tables, 1),
@@ -390,8 +405,13 @@ def _line(result: dict[str, Any]) -> str:
         f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
         f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
-        f"(the clients' {result['clients_cpu_share']:.0%}), "
+        f"(the clients' {result['clients_cpu_share']:.0%}; the server's loop waited for "
+        f"its core {_share(result['server_waited_share'])} of the time), "
         f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
         f"{result['rss_kib_per_table']} KiB a table; "
         f"{result['errors']} errors\n        server: {result['server']}"
     )
+
+
+def _share(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0%}"

@@ -26,6 +26,7 @@ from core.files import user_dirs
 from game.argtypes import whole_number
 from game.programs import EXIT_FAILED, EXIT_OK, Parser, UsageError, guarded
 from game.server.bots import DEFAULT_WORKERS, ServerBots
+from game.server.collector import ShortCollections
 from game.server.connection import CLOSE_FLOOD, CLOSE_SHUTDOWN, Conn
 from game.server.hub import DEFAULT_GRACE_S, Hub, log
 from game.server.protocol import MAX_FRAME_BYTES
@@ -202,7 +203,12 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             )
             poller = asyncio.create_task(poll_bots())
             lag = asyncio.create_task(timing.watch_lag())
+            timing.watch_collections()
+            collections = ShortCollections(loop)
+            collections.start()
             await stop.wait()
+            collections.close()
+            timing.close()
             log.info("stopping; %s", timing.summary())
             poller.cancel()
             lag.cancel()
