@@ -302,6 +302,8 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     now = time.monotonic()
     for number, pace in enumerate(paces):
         pace.next_at = now + gap_s * number / tables
+    # Only what happens in the measured window counts (tables started first play meanwhile).
+    moves_before, hands_before, timed_before = stats.moves, stats.hands, len(stats.latencies_ms)
     cpu_before, own_before = server.cpu_seconds(), time.process_time()
     wait_before = server.run_queue_wait_s()
     started = time.monotonic()
@@ -311,7 +313,8 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     own = time.process_time() - own_before
     wait_after = server.run_queue_wait_s()
     waited = None if wait_before is None or wait_after is None else wait_after - wait_before
-    hands = stats.hands
+    hands, moves = stats.hands - hands_before, stats.moves - moves_before
+    latencies = stats.latencies_ms[timed_before:]
     for table in seated:
         for client in table.clients:
             client.stop = True
@@ -325,15 +328,15 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
         "tables": tables,
         "pace": "human" if gap_s else "flat out",
         "seconds": round(elapsed, 1),
-        "moves": stats.moves,
+        "moves": moves,
         "hands": hands,
         "errors": stats.errors,
-        "p50_ms": round(percentile(stats.latencies_ms, 0.50), 2),
-        "p99_ms": round(percentile(stats.latencies_ms, 0.99), 2),
+        "p50_ms": round(percentile(latencies, 0.50), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2),
         "server_cpu_share": round(cpu / elapsed, 3),
         "clients_cpu_share": round(own / elapsed, 3),
         "server_waited_share": None if waited is None else round(waited / elapsed, 3),
-        "cpu_ms_per_move": round(cpu * 1000 / stats.moves, 2) if stats.moves else None,
+        "cpu_ms_per_move": round(cpu * 1000 / moves, 2) if moves else None,
         "cpu_ms_per_hand": round(cpu * 1000 / hands, 1) if hands else None,
         "rss_kib_per_table": round((rss_after - rss_before) / 1024 / tables, 1),
     }
