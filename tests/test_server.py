@@ -147,6 +147,8 @@ def test_sigkill_mid_match_then_restart_loses_no_acknowledged_move(db: Path) -> 
     port = free_port()
     server = ServerProcess(db, *FAST, "--grace", "30", "--bot-workers", "2", port=port)
     children = server.children()
+    if len(children) < 3:
+        server.stop()  # not left running when the check below fails
     assert len(children) >= 3, "two bot workers (and multiprocessing's resource tracker) run"
 
     async def first_part() -> tuple[str, list[Player]]:
