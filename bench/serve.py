@@ -8,8 +8,13 @@ Measured: the server's CPU time (its process, from /proc) per hand played, comma
 latency (a ``play`` sent until its ``card_played`` event comes back, p50 and p99), the server's
 memory per table (resident memory grown while K tables were made and joined, over K), and, at
 human pace, the largest K of those tried whose p99 stays under 50 ms. The clients' own CPU share
-is printed too: they share the machine with the server, and when they cannot keep up the
-latency they measure is theirs as much as the server's.
+is printed too. On a machine of two cores or more the server (and the bot worker it starts) is
+pinned to one core and the clients to another (``os.sched_setaffinity``), so "one core holds K
+tables" means what it says and the clients do not take the server's core; the output says
+whether that was done. How long the server's loop was runnable but waiting for its core (other
+work on the machine) is read from Linux's ``schedstat`` and printed as a share of the run.
+``--profile FILE`` runs the server under ``cProfile`` (its statistics are written to FILE
+when it stops).
 """
 
 from __future__ import annotations
@@ -53,7 +58,7 @@ def percentile(values: Sequence[float], share: float) -> float:
 class Server:
     """``mdhearts serve`` in a process of its own, on a free loopback port."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, core: int | None = None, profile: Path | None = None) -> None:
         with socket.socket() as sock:
             sock.bind(("127.0.0.1", 0))
             self.port = int(sock.getsockname()[1])
@@ -62,6 +67,7 @@ class Server:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
+                *(["-m", "cProfile", "-o", str(profile)] if profile else []),
                 "-m",
                 "game",
                 "serve",
@@ -76,6 +82,8 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=self.log,
         )
+        if core is not None:
+            os.sched_setaffinity(self.proc.pid, {core})
         deadline = time.monotonic() + 30
         while "listening on" not in Path(self.log.name).read_text():
             if time.monotonic() > deadline or self.proc.poll() is not None:
@@ -92,6 +100,15 @@ class Server:
         """Return the server process's CPU time so far (user + system)."""
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def run_queue_wait_s(self) -> float | None:
+        """Return how long the server's main thread (its loop) has waited for a core so far:
+        runnable but not running (Linux ``schedstat``), or None where it is not known."""
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/schedstat").read_text().split()
+            return int(fields[1]) / 1e9
+        except (OSError, IndexError, ValueError):
+            return None
 
     def rss_bytes(self) -> int:
         """Return the server process's resident memory."""
@@ -285,13 +302,19 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     now = time.monotonic()
     for number, pace in enumerate(paces):
         pace.next_at = now + gap_s * number / tables
+    # Only what happens in the measured window counts (tables started first play meanwhile).
+    moves_before, hands_before, timed_before = stats.moves, stats.hands, len(stats.latencies_ms)
     cpu_before, own_before = server.cpu_seconds(), time.process_time()
+    wait_before = server.run_queue_wait_s()
     started = time.monotonic()
     await asyncio.sleep(seconds)
     elapsed = time.monotonic() - started
     cpu = server.cpu_seconds() - cpu_before
     own = time.process_time() - own_before
-    hands = stats.hands
+    wait_after = server.run_queue_wait_s()
+    waited = None if wait_before is None or wait_after is None else wait_after - wait_before
+    hands, moves = stats.hands - hands_before, stats.moves - moves_before
+    latencies = stats.latencies_ms[timed_before:]
     for table in seated:
         for client in table.clients:
             client.stop = True
@@ -305,14 +328,15 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
         "tables": tables,
         "pace": "human" if gap_s else "flat out",
         "seconds": round(elapsed, 1),
-        "moves": stats.moves,
+        "moves": moves,
         "hands": hands,
         "errors": stats.errors,
-        "p50_ms": round(percentile(stats.latencies_ms, 0.50), 2),
-        "p99_ms": round(percentile(stats.latencies_ms, 0.99), 2),
+        "p50_ms": round(percentile(latencies, 0.50), 2),
+        "p99_ms": round(percentile(latencies, 0.99), 2),
         "server_cpu_share": round(cpu / elapsed, 3),
         "clients_cpu_share": round(own / elapsed, 3),
-        "cpu_ms_per_move": round(cpu * 1000 / stats.moves, 2) if stats.moves else None,
+        "server_waited_share": None if waited is None else round(waited / elapsed, 3),
+        "cpu_ms_per_move": round(cpu * 1000 / moves, 2) if moves else None,
         "cpu_ms_per_hand": round(cpu * 1000 / hands, 1) if hands else None,
         "rss_kib_per_table": round((rss_after - rss_before) / 1024 / tables, 1),
     }
@@ -326,18 +350,39 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--flat-tables", type=int, default=10, help="K of the flat-out run")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of play per run")
     parser.add_argument("--json", action="store_true", help="print one JSON line per run")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="run the server under cProfile and write its statistics here (human-pace runs)",
+    )
+
+
+def pin_cores() -> tuple[int | None, str]:
+    """Pin this process (the clients) to one core and return the core for the server, with a
+    line saying what was done."""
+    if not hasattr(os, "sched_setaffinity"):
+        return None, "cores: not pinned (no os.sched_setaffinity here)"
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        return None, f"cores: not pinned (only core {cores} is available)"
+    os.sched_setaffinity(0, {cores[1]})
+    return cores[0], f"cores: the server on core {cores[0]}, the clients on core {cores[1]}"
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the flat-out run, then the human-pace runs; print each and the largest good K."""
     for key, value in machine_info().items():
         print(f"{key}: {value}")
+    server_core, pinned = pin_cores()
+    print(pinned)
     ks = [int(part) for part in str(args.tables).split(",") if part.strip()]
-    runs = [(args.flat_tables, 0.0)] + [(k, 1.0) for k in ks]
+    runs = [(args.flat_tables, 0.0)] if args.flat_tables else []
+    runs += [(k, 1.0) for k in ks]
     largest = None
     for tables, gap in runs:
         with tempfile.TemporaryDirectory(prefix="mdh-bench-serve-") as folder:
-            server = Server(Path(folder))
+            profile = args.profile if args.profile and gap else None
+            server = Server(Path(folder), server_core, profile)
             try:
                 result = asyncio.run(run_tables(server, tables, gap, args.seconds))
             finally:
@@ -363,8 +408,13 @@ def _line(result: dict[str, Any]) -> str:
         f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
         f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
-        f"(the clients' {result['clients_cpu_share']:.0%}), "
+        f"(the clients' {result['clients_cpu_share']:.0%}; the server's loop waited for "
+        f"its core {_share(result['server_waited_share'])} of the time), "
         f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
         f"{result['rss_kib_per_table']} KiB a table; "
         f"{result['errors']} errors\n        server: {result['server']}"
     )
+
+
+def _share(value: float | None) -> str:
+    return "?" if value is None else f"{value:.0%}"

@@ -52,6 +52,9 @@ class FakeConn:
     def send(self, data: dict[str, Any]) -> None:
         self.sent.append(data)
 
+    def send_text(self, text: str) -> None:
+        self.sent.append(json.loads(text))
+
     def close(self, code: int, reason: str, *, flush: bool = True) -> None:
         self.closing = True
 
@@ -147,7 +150,10 @@ def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
                 finished.next_hand()
         assert finished.phase == "match_over"
         table.controller = finished
+        forgotten: list[int] = []
+        hub.bots.workers[0].forget_seed = forgotten.append  # type: ignore[method-assign]
         hub.publish(table, [])
+        assert forgotten == [table.id], "the worker keeps the bots of a finished table"
         record = _say(hub, player, type="record", id="r1")["record"]
         hub.disconnected(player)  # type: ignore[arg-type]
         assert made["code"] not in hub.tables, "a finished table nobody is at stays in memory"
@@ -159,3 +165,28 @@ def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
         hub.bots.close()
 
     asyncio.run(scenario())
+
+
+def test_survivors_of_a_full_collection_are_frozen_and_thawed_now_and_then() -> None:
+    import gc
+
+    from game.server.collector import ShortCollections
+
+    async def scenario() -> list[int]:
+        collections = ShortCollections(asyncio.get_running_loop(), thaw_every=3)
+        collections.start()
+        counts = []
+        try:
+            for _ in range(3):
+                gc.collect()
+                await asyncio.sleep(0)  # the freeze or thaw runs on the loop
+                counts.append(gc.get_freeze_count())
+        finally:
+            collections.close()
+        assert gc.get_freeze_count() == 0, "close leaves objects frozen"
+        return counts
+
+    frozen, thawed, frozen_again = asyncio.run(scenario())
+    assert frozen > 0, "the survivors of a full pass are not frozen"
+    assert thawed == 0, "the pass before every third does not thaw"
+    assert frozen_again > 0

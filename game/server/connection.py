@@ -29,6 +29,11 @@ CLOSE_REFUSED = (4002, "no protocol version in common")
 CLOSE_SHUTDOWN = (1001, "the server is stopping")
 
 
+def encode(data: dict[str, Any]) -> str:
+    """Return a frame as the JSON text sent (compact)."""
+    return json.dumps(data, separators=(",", ":"))
+
+
 class RateLimit:
     """A token bucket: ``rate`` frames a second on average, bursts of up to ``burst``."""
 
@@ -69,7 +74,7 @@ class Conn:
 
     def send(self, data: dict[str, Any]) -> None:
         """Send a frame now; a client that lets too much pile up is dropped."""
-        self.send_text(json.dumps(data, separators=(",", ":")))
+        self.send_text(encode(data))
 
     def send_text(self, text: str) -> None:
         """Send a frame already encoded."""

@@ -1,9 +1,11 @@
 """The hub: every table and connection of the server, changed only on the event loop.
 
-A client frame goes ``receive`` → a handler → the table (its controller) → ``publish``, which
-commits the table to the store before any client hears of the change, then sends each client
-the frame ``game.server.view.seat_frame`` builds for its seat. Bots are asked through
-``ServerBots`` (a worker process) and their moves come back through ``apply_bot_moves``.
+A client frame goes ``receive`` → its handler (``game.server.commands``) → the table (its
+controller) → ``publish``, which commits the table to the store before any client hears of the
+change, then sends each client the frame ``game.server.view.seat_frame`` builds for its seat.
+The hub also keeps who is where (seats, watchers) and the grace timers of people away. Bots
+are asked through ``ServerBots`` (a worker process); their moves come back through
+``apply_bot_moves``.
 """
 
 from __future__ import annotations
@@ -11,33 +13,17 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from core import events as ev
-from core.record import record_to_dict
 from game.server.bots import BotMove, ServerBots
-from game.server.connection import CLOSE_REFUSED, CLOSE_REPLACED, Conn
-from game.server.credentials import new_code, new_token, normal_code, token_hash, token_matches
-from game.server.protocol import (
-    MAX_FRAME_BYTES,
-    PROTOCOL_VERSION,
-    PROTOCOL_VERSIONS,
-    Command,
-    ProtocolError,
-    error_frame,
-    frame,
-    parse_frame,
-)
-from game.server.store import NO_SEAT, Store, StoreError
-from game.server.table import (
-    Table,
-    TableError,
-    TableStarted,
-    parse_rules,
-    parse_table_seats,
-)
-from game.server.view import Published, Snapshot, seat_frame
-from game.version import VERSION
+from game.server.commands import HANDLERS, refuse
+from game.server.connection import Conn, encode
+from game.server.credentials import normal_code
+from game.server.protocol import ProtocolError, error_frame, parse_frame
+from game.server.store import Store, StoreError
+from game.server.table import Table
+from game.server.view import Published, seat_frame, shared_frame
 
 log = logging.getLogger("mdhearts.serve")
 
@@ -67,19 +53,6 @@ class Hub:
         self.seated: dict[tuple[int, int], Conn] = {}
         self.watchers: dict[int, set[Conn]] = {}
         self._timers: dict[tuple[int, int], asyncio.TimerHandle] = {}
-        self._handlers: dict[str, Callable[[Conn, Command], None]] = {
-            "hello": self._on_hello,
-            "create": self._on_create,
-            "join": self._on_join,
-            "rejoin": self._on_rejoin,
-            "watch": self._on_watch,
-            "start": self._on_start,
-            "pass": self._on_move,
-            "play": self._on_move,
-            "snapshot": self._on_snapshot,
-            "record": self._on_record,
-            "ping": self._on_ping,
-        }
 
     # -- the life of the hub ------------------------------------------------------------------
 
@@ -93,8 +66,8 @@ class Hub:
             self._add(table)
             for seat, state in enumerate(table.seats):
                 if state.taken:
-                    self._start_grace(table, seat)
-            self._ask_bots(table)
+                    self.start_grace(table, seat)
+            self.ask_bots(table)
         return len(tables)
 
     def _add(self, table: Table) -> None:
@@ -113,7 +86,7 @@ class Hub:
             command = parse_frame(text)
         except ProtocolError as error:
             if error.reason == "bad_version" and not conn.greeted:
-                self._refuse(conn, str(error), error.command_id)
+                refuse(self, conn, str(error), error.command_id)
             else:
                 conn.send(error_frame(str(error), error.reason, error.command_id))
             return
@@ -121,40 +94,14 @@ class Hub:
             conn.send(error_frame("say hello first", "hello_first", command.id))
             return
         try:
-            self._handlers[command.type](conn, command)
+            HANDLERS[command.type](self, conn, command)
         except ProtocolError as error:
             conn.send(error_frame(str(error), error.reason, command.id))
         except StoreError as error:
             log.error("%s", error)
             conn.send(error_frame("the server could not store it; try again", "busy", command.id))
 
-    def _refuse(self, conn: Conn, message: str, command_id: str | None = None) -> None:
-        versions = list(PROTOCOL_VERSIONS)
-        conn.send(frame("refusal", id=command_id, versions=versions, message=message))
-        conn.close(*CLOSE_REFUSED)
-
-    def _on_hello(self, conn: Conn, command: Command) -> None:
-        if conn.greeted:
-            raise ProtocolError("hello was said already", "already_greeted")
-        common = [v for v in command.fields["versions"] if v in PROTOCOL_VERSIONS]
-        if not common:
-            self._refuse(conn, "no protocol version in common", command.id)
-            return
-        conn.greeted = True
-        conn.send(
-            frame(
-                "welcome",
-                id=command.id,
-                version=PROTOCOL_VERSION,
-                versions=list(PROTOCOL_VERSIONS),
-                server=f"mdhearts {VERSION}",
-                max_frame=MAX_FRAME_BYTES,
-                rate={"per_second": self.rate[0], "burst": self.rate[1]},
-                grace=self.grace_s,
-            )
-        )
-
-    def _table(self, code: str) -> Table:
+    def find_table(self, code: str) -> Table:
         key = normal_code(code)
         table = self.tables.get(key)
         if table is None:
@@ -165,149 +112,13 @@ class Hub:
             self._add(table)
         return table
 
-    def _on_create(self, conn: Conn, command: Command) -> None:
-        if len(self.tables) >= self.max_tables:
-            raise ProtocolError("the server holds as many tables as it may", "too_many_tables")
-        try:
-            rules = parse_rules(command.fields.get("rules"))
-            seats = parse_table_seats(command.fields["seats"])
-        except TableError as error:
-            raise ProtocolError(str(error), error.reason) from None
-        code = new_code()
-        while code in self.tables or self.store.code_taken(code):
-            code = new_code()
-        host_token = new_token()
-        table = Table(0, code, token_hash(host_token), rules, seats)
-        table.id = self.store.create(code, table.host_hash, table, (NO_SEAT, command.id or ""))
-        self._add(table)
-        log.info("table %s created: seats %s", code, ", ".join(s.kind for s in seats))
-        conn.send(frame("created", id=command.id, code=code, host_token=host_token))
-
-    def _on_join(self, conn: Conn, command: Command) -> None:
-        table = self._table(command.fields["code"])
-        if table.started:
-            raise ProtocolError("the match has begun: every seat is played", "table_full")
-        wanted = command.fields.get("seat")
-        free = [n for n, s in enumerate(table.seats) if s.is_person and not s.taken]
-        if wanted is not None and wanted not in free:
-            raise ProtocolError(f"seat {wanted} is not free (free: {free})", "seat_taken")
-        if not free:
-            raise ProtocolError("every seat is taken", "table_full")
-        seat = free[0] if wanted is None else wanted
-        self.disconnected(conn)  # a seat this connection held elsewhere is now away
-        token = new_token()
-        state = table.seats[seat]
-        state.token_hash, state.name = token_hash(token), command.fields["name"]
-        state.connected, state.away_since, state.standin = True, None, False
-        self.publish(table, [table.seat_event(seat)])
-        self._bind(conn, table, seat)
-        log.info("table %s: seat %d taken (%s)", table.code, seat, conn.peer)
-        conn.send(frame("joined", id=command.id, code=table.code, seat=seat, token=token))
-        self._send_snapshot(conn, table, seat)
-
-    def _on_rejoin(self, conn: Conn, command: Command) -> None:
-        table = self._table(command.fields["code"])
-        token = command.fields["token"]
-        matches = [token_matches(token, state.token_hash) for state in table.seats]
-        if not any(matches):
-            raise ProtocolError("this token is not one of this table's seats", "bad_token")
-        seat = matches.index(True)
-        older = self.seated.get((table.id, seat))
-        if older is not None and older is not conn:
-            older.send(frame("replaced", message=CLOSE_REPLACED[1]))
-            self._unbind(older)
-            older.close(*CLOSE_REPLACED)
-            log.info("table %s: seat %d taken over by a newer connection", table.code, seat)
-        if (conn.table_id, conn.seat) != (table.id, seat):
-            self.disconnected(conn)  # a seat this connection held elsewhere is now away
-        state = table.seats[seat]
-        was_away = state.away_since is not None
-        state.connected, state.away_since, state.standin = True, None, False
-        self._cancel_grace(table, seat)
-        self.bots.forget(table.id, seat)
-        if was_away:
-            self.publish(table, [table.seat_event(seat)])
-            log.info("table %s: seat %d is back (%s)", table.code, seat, conn.peer)
-        self._bind(conn, table, seat)
-        conn.send(frame("joined", id=command.id, code=table.code, seat=seat))
-        self._send_snapshot(conn, table, seat)
-
-    def _on_watch(self, conn: Conn, command: Command) -> None:
-        table = self._table(command.fields["code"])
-        self.disconnected(conn)  # a seat this connection held is now away
-        conn.table_id, conn.seat = table.id, None
-        self.watchers.setdefault(table.id, set()).add(conn)
-        conn.send(frame("watching", id=command.id, code=table.code))
-        self._send_snapshot(conn, table, None)
-
-    def _on_start(self, conn: Conn, command: Command) -> None:
-        table = self._table(command.fields["code"])
-        if not token_matches(command.fields["host_token"], table.host_hash):
-            raise ProtocolError("only the table's host may start it", "not_host")
-        done = self.store.command_seq(table.id, NO_SEAT, command.id or "")
-        if done is not None:
-            conn.send(frame("ack", id=command.id, seq=done, duplicate=True))
-            return
-        if table.started:
-            raise ProtocolError("the match has begun already", "already_started")
-        result = table.start()
-        if not result.ok:
-            raise ProtocolError(result.error or "the match cannot begin", "bad_rules")
-        changed = [table.seat_event(n) for n, s in enumerate(table.seats) if not s.is_person]
-        self.publish(table, [TableStarted(), *changed, *result.events], (NO_SEAT, command.id))
-        log.info("table %s started", table.code)
-        conn.send(frame("ack", id=command.id, seq=table.seq))
-        self._ask_bots(table)
-
-    def _on_move(self, conn: Conn, command: Command) -> None:
-        table, seat = self._seated(conn)
-        if not table.started:
-            raise ProtocolError("the match has not begun", "not_started")
-        done = self.store.command_seq(table.id, seat, command.id or "")
-        if done is not None:
-            conn.send(frame("ack", id=command.id, seq=done, duplicate=True))
-            return
-        choice = command.fields["cards"] if command.type == "pass" else command.fields["card"]
-        result = table.move(seat, choice)
-        if not result.ok:
-            details = {k: v for k, v in result.details.items() if isinstance(v, (int, str))}
-            error = error_frame(result.error or "refused", result.reason or "bad_input", command.id)
-            conn.send({**error, "details": details} if details else error)
-            return
-        self.publish(table, result.events, (seat, command.id))
-        conn.send(frame("ack", id=command.id, seq=table.seq))
-        self._ask_bots(table)
-
-    def _on_snapshot(self, conn: Conn, command: Command) -> None:
-        table = self.by_id.get(conn.table_id) if conn.table_id is not None else None
-        if table is None:
-            raise ProtocolError("join, rejoin or watch a table first", "not_seated")
-        self._send_snapshot(conn, table, conn.seat, command.id)
-
-    def _on_record(self, conn: Conn, command: Command) -> None:
-        table = self.by_id.get(conn.table_id) if conn.table_id is not None else None
-        if table is None:
-            raise ProtocolError("join, rejoin or watch a table first", "not_seated")
-        if not table.finished or table.controller is None:
-            raise ProtocolError("the record is given once the match is over", "match_not_over")
-        conn.send(frame("record", id=command.id, record=record_to_dict(table.controller)))
-
-    def _on_ping(self, conn: Conn, command: Command) -> None:
-        conn.send(frame("pong", id=command.id))
-
-    def _seated(self, conn: Conn) -> tuple[Table, int]:
-        table = self.by_id.get(conn.table_id) if conn.table_id is not None else None
-        if table is None or conn.seat is None:
-            raise ProtocolError("join or rejoin a seat first", "not_seated")
-        return table, conn.seat
-
     # -- connections --------------------------------------------------------------------------
 
-    def _bind(self, conn: Conn, table: Table, seat: int) -> None:
+    def bind(self, conn: Conn, table: Table, seat: int) -> None:
         conn.table_id, conn.seat = table.id, seat
         self.seated[(table.id, seat)] = conn
 
-    def _unbind(self, conn: Conn) -> None:
+    def unbind(self, conn: Conn) -> None:
         """Forget where ``conn`` sat or watched (nothing else changes)."""
         if conn.table_id is None:
             return
@@ -322,7 +133,7 @@ class Hub:
         time."""
         table_id, seat = conn.table_id, conn.seat
         owned = seat is not None and self.seated.get((table_id or 0, seat)) is conn
-        self._unbind(conn)
+        self.unbind(conn)
         table = self.by_id.get(table_id) if table_id is not None else None
         if table is not None and table.finished:
             self._unload_if_idle(table)
@@ -332,7 +143,7 @@ class Hub:
         state = table.seats[seat]
         state.connected = False
         state.away_since = time.monotonic()
-        self._start_grace(table, seat)
+        self.start_grace(table, seat)
         log.info("table %s: seat %d is away", table.code, seat)
         try:
             self.publish(table, [table.seat_event(seat)])
@@ -345,19 +156,19 @@ class Hub:
         if seated or self.watchers.get(table.id):
             return
         for seat in range(4):
-            self._cancel_grace(table, seat)
+            self.cancel_grace(table, seat)
         self.tables.pop(table.code, None)
         self.by_id.pop(table.id, None)
         self.watchers.pop(table.id, None)
         self.store.forget(table.id)
 
-    def _start_grace(self, table: Table, seat: int) -> None:
-        self._cancel_grace(table, seat)
+    def start_grace(self, table: Table, seat: int) -> None:
+        self.cancel_grace(table, seat)
         loop = asyncio.get_running_loop()
         handle = loop.call_later(self.grace_s, self._grace_over, table.id, seat)
         self._timers[(table.id, seat)] = handle
 
-    def _cancel_grace(self, table: Table, seat: int) -> None:
+    def cancel_grace(self, table: Table, seat: int) -> None:
         handle = self._timers.pop((table.id, seat), None)
         if handle is not None:
             handle.cancel()
@@ -373,17 +184,9 @@ class Hub:
         except StoreError as error:
             log.error("%s", error)
         log.info("table %s: seat %d away past the grace time, a bot plays", table.code, seat)
-        self._ask_bots(table)
+        self.ask_bots(table)
 
     # -- frames out ---------------------------------------------------------------------------
-
-    def _send_snapshot(
-        self, conn: Conn, table: Table, seat: int | None, command_id: str | None = None
-    ) -> None:
-        data = seat_frame(table, seat, Snapshot())
-        if data is not None:
-            conn.send({**data, "id": command_id} if command_id else data)
-
     def publish(
         self,
         table: Table,
@@ -402,6 +205,17 @@ class Hub:
             raise
         watchers = self.watchers.get(table.id, ())
         for item in items:
+            _log_event(table, item.event)
+            shared = shared_frame(item)
+            if shared is not None:  # one text for everyone at the table
+                text = encode(shared)
+                for seat in range(4):
+                    conn = self.seated.get((table.id, seat))
+                    if conn is not None:
+                        conn.send_text(text)
+                for conn in list(watchers):
+                    conn.send_text(text)
+                continue
             for seat in range(4):
                 conn = self.seated.get((table.id, seat))
                 if conn is not None:
@@ -413,7 +227,8 @@ class Hub:
                 if public is not None:
                     for conn in list(watchers):
                         conn.send(public)
-            _log_event(table, item.event)
+        if table.finished:
+            self.bots.forget_table(table.id)
 
     def _restore(self, table: Table) -> None:
         """Put the table back as it was last committed (a write failed: nothing applies)."""
@@ -432,7 +247,7 @@ class Hub:
 
     # -- bots ---------------------------------------------------------------------------------
 
-    def _ask_bots(self, table: Table) -> None:
+    def ask_bots(self, table: Table) -> None:
         controller = table.controller
         if controller is None or table.finished:
             return
@@ -461,7 +276,7 @@ class Hub:
                 log.error("%s", error)
         # Asked once the whole batch is played: a seat whose answer is in it is not asked again.
         for table in touched.values():
-            self._ask_bots(table)
+            self.ask_bots(table)
 
 
 def _log_event(table: Table, event: ev.Event) -> None:

@@ -23,8 +23,10 @@ from websockets.exceptions import ConnectionClosed
 
 from ai.think import DEFAULT_LIMIT_MS
 from core.files import user_dirs
+from game.argtypes import whole_number
 from game.programs import EXIT_FAILED, EXIT_OK, Parser, UsageError, guarded
-from game.server.bots import ServerBots
+from game.server.bots import DEFAULT_WORKERS, ServerBots
+from game.server.collector import ShortCollections
 from game.server.connection import CLOSE_FLOOD, CLOSE_SHUTDOWN, Conn
 from game.server.hub import DEFAULT_GRACE_S, Hub, log
 from game.server.protocol import MAX_FRAME_BYTES
@@ -34,6 +36,8 @@ from game.server.timing import LoopTiming
 PROG = "mdhearts serve"
 DEFAULT_PORT = 7557
 DB_NAME = "server.sqlite3"
+#: Most bot worker processes a server may start.
+MAX_BOT_WORKERS = 16
 #: How often the loop looks for bot decisions while some are being made, and otherwise.
 BOT_POLL_S = (0.005, 0.05)
 #: How long a closing handshake may take before the connection is cut.
@@ -79,6 +83,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_LIMIT_MS,
         metavar="MS",
         help=f"think limit of a bot's decision (default: {DEFAULT_LIMIT_MS:g})",
+    )
+    parser.add_argument(
+        "--bot-workers",
+        type=whole_number(1, MAX_BOT_WORKERS),
+        default=DEFAULT_WORKERS,
+        metavar="N",
+        help=f"bot worker processes, each thinking for a share of the tables (default: "
+        f"{DEFAULT_WORKERS}, at most {MAX_BOT_WORKERS})",
     )
     parser.add_argument(
         "--rate",
@@ -127,7 +139,7 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
         log.error("%s", error)
         return EXIT_FAILED
     tls = _tls(args)
-    bots = ServerBots(args.bot_limit_ms)
+    bots = ServerBots(args.bot_limit_ms, args.bot_workers)
     hub = Hub(
         store, bots, grace_s=args.grace, max_tables=args.max_tables, rate=(args.rate, args.burst)
     )
@@ -177,6 +189,7 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             write_limit=WRITE_LIMIT,
             close_timeout=CLOSE_TIMEOUT_S,
             max_queue=16,
+            compression=None,  # frames are small: deflating them costs more than it saves
         ) as server:
             port = next(iter(server.sockets)).getsockname()[1]
             scheme = "wss" if tls else "ws"
@@ -190,7 +203,12 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             )
             poller = asyncio.create_task(poll_bots())
             lag = asyncio.create_task(timing.watch_lag())
+            timing.watch_collections()
+            collections = ShortCollections(loop)
+            collections.start()
             await stop.wait()
+            collections.close()
+            timing.close()
             log.info("stopping; %s", timing.summary())
             poller.cancel()
             lag.cancel()

@@ -132,7 +132,8 @@ class Store:
             actions = match.hands[-1].actions
             mark = (controller.hand_number, len(actions))
             if written is not None and written[0] == mark[0] and not table.finished:
-                moves = [(n, json.dumps(a.to_dict())) for n, a in enumerate(actions)][written[1] :]
+                new = range(written[1], len(actions))  # only the moves not written yet
+                moves = [(n, json.dumps(actions[n].to_dict())) for n in new]
             else:
                 record = dumps_record(controller)
         try:

@@ -61,6 +61,14 @@ def seat_frame(table: Table, seat: int | None, item: Snapshot | Published) -> di
     return frame("event", seq=item.seq, event=data)
 
 
+def shared_frame(item: Published) -> dict[str, Any] | None:
+    """Return the frame of ``item`` when it is the same for every seat and spectator (a
+    public event), so it is built and encoded once; None when each seat gets its own."""
+    if item.event.kind not in _PUBLIC:
+        return None
+    return frame("event", seq=item.seq, event=item.event.to_dict())
+
+
 def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
     data = event.to_dict()
     kind = data["type"]

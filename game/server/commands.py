@@ -1,0 +1,232 @@
+"""The hub's answer to each client command: ``HANDLERS`` maps a frame's type to its handler.
+
+A handler takes the hub, the connection and the parsed command; it changes the hub's tables
+only through the table (its controller) and ``Hub.publish``, and raises ``ProtocolError`` with
+a reason code for a command it refuses (the hub turns it into an error frame).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from core.record import record_to_dict
+from game.server.connection import CLOSE_REFUSED, CLOSE_REPLACED, Conn
+from game.server.credentials import new_code, new_token, token_hash, token_matches
+from game.server.protocol import (
+    MAX_FRAME_BYTES,
+    PROTOCOL_VERSION,
+    PROTOCOL_VERSIONS,
+    Command,
+    ProtocolError,
+    error_frame,
+    frame,
+)
+from game.server.store import NO_SEAT
+from game.server.table import Table, TableError, TableStarted, parse_rules, parse_table_seats
+from game.server.view import Snapshot, seat_frame
+from game.version import VERSION
+
+if TYPE_CHECKING:
+    from game.server.hub import Hub
+
+log = logging.getLogger("mdhearts.serve")
+
+
+def refuse(hub: Hub, conn: Conn, message: str, command_id: str | None = None) -> None:
+    versions = list(PROTOCOL_VERSIONS)
+    conn.send(frame("refusal", id=command_id, versions=versions, message=message))
+    conn.close(*CLOSE_REFUSED)
+
+
+def on_hello(hub: Hub, conn: Conn, command: Command) -> None:
+    if conn.greeted:
+        raise ProtocolError("hello was said already", "already_greeted")
+    common = [v for v in command.fields["versions"] if v in PROTOCOL_VERSIONS]
+    if not common:
+        refuse(hub, conn, "no protocol version in common", command.id)
+        return
+    conn.greeted = True
+    conn.send(
+        frame(
+            "welcome",
+            id=command.id,
+            version=PROTOCOL_VERSION,
+            versions=list(PROTOCOL_VERSIONS),
+            server=f"mdhearts {VERSION}",
+            max_frame=MAX_FRAME_BYTES,
+            rate={"per_second": hub.rate[0], "burst": hub.rate[1]},
+            grace=hub.grace_s,
+        )
+    )
+
+
+def on_create(hub: Hub, conn: Conn, command: Command) -> None:
+    if len(hub.tables) >= hub.max_tables:
+        raise ProtocolError("the server holds as many tables as it may", "too_many_tables")
+    try:
+        rules = parse_rules(command.fields.get("rules"))
+        seats = parse_table_seats(command.fields["seats"])
+    except TableError as error:
+        raise ProtocolError(str(error), error.reason) from None
+    code = new_code()
+    while code in hub.tables or hub.store.code_taken(code):
+        code = new_code()
+    host_token = new_token()
+    table = Table(0, code, token_hash(host_token), rules, seats)
+    table.id = hub.store.create(code, table.host_hash, table, (NO_SEAT, command.id or ""))
+    hub._add(table)
+    log.info("table %s created: seats %s", code, ", ".join(s.kind for s in seats))
+    conn.send(frame("created", id=command.id, code=code, host_token=host_token))
+
+
+def on_join(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.find_table(command.fields["code"])
+    if table.started:
+        raise ProtocolError("the match has begun: every seat is played", "table_full")
+    wanted = command.fields.get("seat")
+    free = [n for n, s in enumerate(table.seats) if s.is_person and not s.taken]
+    if wanted is not None and wanted not in free:
+        raise ProtocolError(f"seat {wanted} is not free (free: {free})", "seat_taken")
+    if not free:
+        raise ProtocolError("every seat is taken", "table_full")
+    seat = free[0] if wanted is None else wanted
+    hub.disconnected(conn)  # a seat this connection held elsewhere is now away
+    token = new_token()
+    state = table.seats[seat]
+    state.token_hash, state.name = token_hash(token), command.fields["name"]
+    state.connected, state.away_since, state.standin = True, None, False
+    hub.publish(table, [table.seat_event(seat)])
+    hub.bind(conn, table, seat)
+    log.info("table %s: seat %d taken (%s)", table.code, seat, conn.peer)
+    conn.send(frame("joined", id=command.id, code=table.code, seat=seat, token=token))
+    send_snapshot(conn, table, seat)
+
+
+def on_rejoin(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.find_table(command.fields["code"])
+    token = command.fields["token"]
+    matches = [token_matches(token, state.token_hash) for state in table.seats]
+    if not any(matches):
+        raise ProtocolError("this token is not one of this table's seats", "bad_token")
+    seat = matches.index(True)
+    older = hub.seated.get((table.id, seat))
+    if older is not None and older is not conn:
+        older.send(frame("replaced", message=CLOSE_REPLACED[1]))
+        hub.unbind(older)
+        older.close(*CLOSE_REPLACED)
+        log.info("table %s: seat %d taken over by a newer connection", table.code, seat)
+    if (conn.table_id, conn.seat) != (table.id, seat):
+        hub.disconnected(conn)  # a seat this connection held elsewhere is now away
+    state = table.seats[seat]
+    was_away = state.away_since is not None
+    state.connected, state.away_since, state.standin = True, None, False
+    hub.cancel_grace(table, seat)
+    hub.bots.forget(table.id, seat)
+    if was_away:
+        hub.publish(table, [table.seat_event(seat)])
+        log.info("table %s: seat %d is back (%s)", table.code, seat, conn.peer)
+    hub.bind(conn, table, seat)
+    conn.send(frame("joined", id=command.id, code=table.code, seat=seat))
+    send_snapshot(conn, table, seat)
+
+
+def on_watch(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.find_table(command.fields["code"])
+    hub.disconnected(conn)  # a seat this connection held is now away
+    conn.table_id, conn.seat = table.id, None
+    hub.watchers.setdefault(table.id, set()).add(conn)
+    conn.send(frame("watching", id=command.id, code=table.code))
+    send_snapshot(conn, table, None)
+
+
+def on_start(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.find_table(command.fields["code"])
+    if not token_matches(command.fields["host_token"], table.host_hash):
+        raise ProtocolError("only the table's host may start it", "not_host")
+    done = hub.store.command_seq(table.id, NO_SEAT, command.id or "")
+    if done is not None:
+        conn.send(frame("ack", id=command.id, seq=done, duplicate=True))
+        return
+    if table.started:
+        raise ProtocolError("the match has begun already", "already_started")
+    result = table.start()
+    if not result.ok:
+        raise ProtocolError(result.error or "the match cannot begin", "bad_rules")
+    changed = [table.seat_event(n) for n, s in enumerate(table.seats) if not s.is_person]
+    hub.publish(table, [TableStarted(), *changed, *result.events], (NO_SEAT, command.id))
+    log.info("table %s started", table.code)
+    conn.send(frame("ack", id=command.id, seq=table.seq))
+    hub.ask_bots(table)
+
+
+def on_move(hub: Hub, conn: Conn, command: Command) -> None:
+    table, seat = seated_at(hub, conn)
+    if not table.started:
+        raise ProtocolError("the match has not begun", "not_started")
+    done = hub.store.command_seq(table.id, seat, command.id or "")
+    if done is not None:
+        conn.send(frame("ack", id=command.id, seq=done, duplicate=True))
+        return
+    choice = command.fields["cards"] if command.type == "pass" else command.fields["card"]
+    result = table.move(seat, choice)
+    if not result.ok:
+        details = {k: v for k, v in result.details.items() if isinstance(v, (int, str))}
+        error = error_frame(result.error or "refused", result.reason or "bad_input", command.id)
+        conn.send({**error, "details": details} if details else error)
+        return
+    hub.publish(table, result.events, (seat, command.id))
+    conn.send(frame("ack", id=command.id, seq=table.seq))
+    hub.ask_bots(table)
+
+
+def on_snapshot(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.by_id.get(conn.table_id) if conn.table_id is not None else None
+    if table is None:
+        raise ProtocolError("join, rejoin or watch a table first", "not_seated")
+    send_snapshot(conn, table, conn.seat, command.id)
+
+
+def on_record(hub: Hub, conn: Conn, command: Command) -> None:
+    table = hub.by_id.get(conn.table_id) if conn.table_id is not None else None
+    if table is None:
+        raise ProtocolError("join, rejoin or watch a table first", "not_seated")
+    if not table.finished or table.controller is None:
+        raise ProtocolError("the record is given once the match is over", "match_not_over")
+    conn.send(frame("record", id=command.id, record=record_to_dict(table.controller)))
+
+
+def on_ping(hub: Hub, conn: Conn, command: Command) -> None:
+    conn.send(frame("pong", id=command.id))
+
+
+def seated_at(hub: Hub, conn: Conn) -> tuple[Table, int]:
+    table = hub.by_id.get(conn.table_id) if conn.table_id is not None else None
+    if table is None or conn.seat is None:
+        raise ProtocolError("join or rejoin a seat first", "not_seated")
+    return table, conn.seat
+
+
+def send_snapshot(
+    conn: Conn, table: Table, seat: int | None, command_id: str | None = None
+) -> None:
+    data = seat_frame(table, seat, Snapshot())
+    if data is not None:
+        conn.send({**data, "id": command_id} if command_id else data)
+
+
+#: The handler of each command type.
+HANDLERS: dict[str, Callable[[Hub, Conn, Command], None]] = {
+    "hello": on_hello,
+    "create": on_create,
+    "join": on_join,
+    "rejoin": on_rejoin,
+    "watch": on_watch,
+    "start": on_start,
+    "pass": on_move,
+    "play": on_move,
+    "snapshot": on_snapshot,
+    "record": on_record,
+    "ping": on_ping,
+}
