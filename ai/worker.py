@@ -29,7 +29,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
@@ -86,7 +86,7 @@ class WorkerResult:
 # -- the worker process -----------------------------------------------------------------------
 
 
-def answer(request: WorkerRequest, bots: dict[Any, Bot], floor: Any) -> Thought:
+def answer(request: WorkerRequest, bots: MutableMapping[Any, Bot], floor: Any) -> Thought:
     """Run the request's bot (built once per seat, bot, seed and gates); never raises.
 
     The bot's budget counts as cancelled once ``floor.value`` (the oldest id still wanted)
@@ -136,7 +136,21 @@ def worker_main(requests: Any, results: Any, floor: Any) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the main process's to handle
     end_with_parent()
-    bots: dict[Any, Bot] = {}
+    serve_requests(requests, results, floor, {})
+
+
+def serve_requests(
+    requests: Any,
+    results: Any,
+    floor: Any,
+    bots: MutableMapping[Any, Bot],
+    other: Callable[[Any], None] | None = None,
+) -> None:
+    """Answer requests until the ``None`` sentinel or the end of the request channel.
+
+    ``bots`` keeps the bots built so far (see ``answer``); a message that is not a
+    ``WorkerRequest`` goes to ``other`` (a worker with messages of its own, like the server's).
+    """
     results.put(("ready", 0, None))
     while True:
         try:
@@ -145,6 +159,10 @@ def worker_main(requests: Any, results: Any, floor: Any) -> None:
             return
         if request is None:
             return
+        if not isinstance(request, WorkerRequest):
+            if other is not None:
+                other(request)
+            continue
         if floor.value > request.id:
             results.put(("done", request.id, None))
             continue

@@ -12,7 +12,7 @@ from ai.basic import FirstLegalBot
 from ai.worker import WorkerRequest
 from core.controller import Controller
 from core.rules import RuleSet
-from game.server.bot_worker import BotCache, CountBots, ForgetSeed, serve_requests
+from game.server.bot_worker import BotCache, CountBots, ForgetSeed, serve_cached_requests
 from game.server.bots import ServerBots
 
 
@@ -50,7 +50,7 @@ def test_the_worker_loop_never_keeps_more_bots_than_its_cache_holds() -> None:
     requests.put(ForgetSeed(10))
     requests.put(CountBots())
     requests.put(None)
-    thread = threading.Thread(target=serve_requests, args=(requests, results, floor, cache))
+    thread = threading.Thread(target=serve_cached_requests, args=(requests, results, floor, cache))
     thread.start()
     thread.join(60)
     counts = []

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Bot
-from ai.worker import BotWorker, answer, end_with_parent
+from ai.worker import BotWorker, end_with_parent, serve_requests
 
 #: How many bots the worker keeps at most: four a table, so this many / 4 tables at once
 #: think without building their bots again.
@@ -65,30 +65,19 @@ def server_worker_main(requests: Any, results: Any, floor: Any) -> None:
     ``ForgetSeed`` and ``CountBots`` messages."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle
     end_with_parent()
-    serve_requests(requests, results, floor, BotCache(CACHE_SIZE))
+    serve_cached_requests(requests, results, floor, BotCache(CACHE_SIZE))
 
 
-def serve_requests(requests: Any, results: Any, floor: Any, bots: BotCache) -> None:
-    """Answer requests until the ``None`` sentinel or the end of the request channel."""
-    results.put(("ready", 0, None))
-    while True:
-        try:
-            request = requests.get()
-        except (EOFError, OSError):  # the server is gone
-            return
-        if request is None:
-            return
-        if isinstance(request, ForgetSeed):
-            bots.forget_seed(request.seed)
-            continue
-        if isinstance(request, CountBots):
+def serve_cached_requests(requests: Any, results: Any, floor: Any, bots: BotCache) -> None:
+    """``ai.worker.serve_requests`` with ``bots`` and the server's own two messages."""
+
+    def other(message: Any) -> None:
+        if isinstance(message, ForgetSeed):
+            bots.forget_seed(message.seed)
+        elif isinstance(message, CountBots):
             results.put(("bots", 0, len(bots)))
-            continue
-        if floor.value > request.id:
-            results.put(("done", request.id, None))
-            continue
-        results.put(("start", request.id, None))
-        results.put(("done", request.id, answer(request, bots, floor)))
+
+    serve_requests(requests, results, floor, bots, other)
 
 
 class ServerBotWorker(BotWorker):

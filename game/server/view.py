@@ -17,7 +17,6 @@ from core.cards import card_text, mask_of, mask_texts
 from core.controller import Controller
 from core.hand import Trick
 from core.kernel import trick_points
-from core.rules import pass_sender
 from game.server.protocol import frame
 from game.server.table import SeatChanged, Table, TableStarted
 
@@ -77,7 +76,7 @@ def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
     if kind == ev.MatchStarted.kind:
         return {"type": kind, "seats": data["seats"]}  # never the seed
     if kind == ev.PassesExchanged.kind:
-        known = () if seat is None else (seat, pass_sender(seat, data["direction"]))
+        known = () if seat is None else ev.passes_known(seat, data["direction"])
         data["passes"] = [cards if s in known else None for s, cards in enumerate(data["passes"])]
         return data
     return None
