@@ -49,7 +49,7 @@ def test_every_number_of_threads_gives_the_twins_result() -> None:
     # Rollouts, rollouts ending in an exact search, exact searches and looking ahead, under
     # every rule set: the cost of every deal and the tallies, on 1 to 5 threads.
     rng = random.Random(71)
-    for number in range(100):
+    for number in range(60):
         arguments = random_arguments(rng)
         expected = search_py.evaluate_detail(*arguments)
         totals = [sum(expected[0][slot :: len(arguments[2])]) for slot in range(len(arguments[2]))]
