@@ -5,6 +5,7 @@ from collections.abc import Sequence
 from ai.search_py import DealPlan, Goal, History, PassRecord, Table
 
 TALLY_SIZE: int
+MAX_THREADS: int
 
 def rollout(
     hands: Sequence[int], table: Table, card: int, seed: int
@@ -25,6 +26,7 @@ def evaluate(
     goal: Goal,
     leaf_cards: int = 0,
     look_ahead: bool = False,
+    threads: int = 1,
 ) -> list[int]: ...
 def evaluate_detail(
     deals: Sequence[Sequence[int]],
@@ -37,6 +39,7 @@ def evaluate_detail(
     goal: Goal,
     leaf_cards: int = 0,
     look_ahead: bool = False,
+    threads: int = 1,
 ) -> tuple[list[int], list[int]]: ...
 def sample_deals(
     plan: DealPlan, count: int, seed: int, first: int

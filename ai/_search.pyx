@@ -2,6 +2,10 @@
 """Compiled search kernel (twin of ``ai.search_py``, whose notes describe the rollout policy,
 the exact search, the cost and the sampling): deals, rollouts, exact endgames in C."""
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import wait as wait_for
+
 from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
@@ -664,33 +668,168 @@ cdef inline void c_tally(i64* tallies, int shooter, u64 outcome, int winner, int
         tallies[T_MATCH_LOST if match > 0 else T_MATCH_WON] += 1
 
 
-cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal,
-                       int exact_cards, goal, int leaf_cards, bint look_ahead, bint detail):
-    """Return the cost per deal and candidate, and the tallies when ``detail`` (see the
-    twin's ``_evaluate``)."""
-    cdef Pos base, pos
-    cdef Goal c_goal
-    cdef int flags, slot, number, shooter, mover, index, looker, runs, match, winner
+cdef extern from *:
+    """
+    /* Claim the next deal of an evaluation: an atomic fetch-and-add, portable. */
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static long mdh_claim(volatile long* next) { return _InterlockedExchangeAdd(next, 1); }
+    #else
+    static long mdh_claim(volatile long* next) {
+        return __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+    }
+    #endif
+    """
+    long mdh_claim(long* next) noexcept nogil
+
+
+cdef struct Work:
+    # One thread's part of an evaluation: it claims the next deal not yet claimed (``next``,
+    # shared by every thread) until there is none left.
+    long* next
+    const Pos* bases
+    const int* cards
+    const Goal* goal
+    i64* costs
+    i64* tallies
+    # The thread's own table of exact positions (made when it claims its first deal, if
+    # ``want_known``; left NULL if there is no memory: it is only a cache).
+    Known* known
+    bint want_known
+    int n_deals
+    int n_candidates
+    int runs
+    int rollouts
+    int flags
+    int leaf_cards
+    int looker
+    bint searched
+    bint detail
+    u64 seed
+    u64 first_deal
+
+
+cdef void c_work(Work* work) noexcept nogil:
+    """Value every candidate on each deal this thread claims: the cost of deal ``d`` and
+    candidate ``c`` goes to ``costs[d * n_candidates + c]`` (each deal's own cell, whichever
+    thread values it), the tallies to this thread's own ``tallies``."""
+    cdef Pos pos
+    cdef int index, slot, number, shooter, match, winner
     cdef int points[4]
     cdef u64 outcome
+    cdef u64* want_outcome = &outcome if work.detail else NULL
+    cdef int n_candidates = work.n_candidates
+    cdef int card
+    while True:
+        index = <int>mdh_claim(work.next)
+        if index >= work.n_deals:
+            break
+        if work.want_known and work.known == NULL:
+            work.known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+        for slot in range(n_candidates):
+            card = work.cards[slot]
+            for number in range(work.runs):
+                pos = work.bases[index]
+                if card >= 0:
+                    c_apply(&pos, card, work.flags)
+                if work.searched:
+                    shooter = c_exact(
+                        &pos, work.flags, points, work.known, &outcome, &winner, work.detail
+                    )
+                else:
+                    shooter = c_play_out(
+                        &pos,
+                        work.flags,
+                        work.seed + (work.first_deal + <u64>index) * <u64>work.rollouts
+                        + <u64>number,
+                        points,
+                        NULL,
+                        work.leaf_cards,
+                        work.known,
+                        work.looker,
+                        C_EPSILON,
+                        want_outcome,
+                        &winner,
+                    )
+                work.costs[index * n_candidates + slot] += c_cost(
+                    points, shooter, work.goal, &match
+                )
+                if work.detail:
+                    c_tally(
+                        &work.tallies[slot * T_SIZE],
+                        shooter,
+                        outcome,
+                        winner,
+                        match,
+                        work.goal.seat,
+                        work.flags,
+                    )
+
+
+def _work_share(size_t address):
+    """Run one thread's part of an evaluation (``c_work``) without the GIL, on a pool thread."""
+    with nogil:
+        c_work(<Work*>address)
+
+
+# The threads that help the caller's own with an evaluation, by process: a pool made before a
+# fork has no threads in the child, which makes its own.
+_pools = {}
+
+
+def _pool():
+    pid = os.getpid()
+    pool = _pools.get(pid)
+    if pool is None:
+        _pools.clear()
+        pool = _pools[pid] = ThreadPoolExecutor(
+            max_workers=MAX_THREADS, thread_name_prefix="mdh-search"
+        )
+    return pool
+
+
+#: The most threads one evaluation may use.
+MAX_THREADS = 256
+
+
+cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal,
+                       int exact_cards, goal, int leaf_cards, bint look_ahead, bint detail,
+                       int threads):
+    """Return the cost per deal and candidate, and the tallies when ``detail`` (see the
+    twin's ``_evaluate``), valued by up to ``threads`` threads (the caller's and pool threads).
+
+    Each thread claims deals one at a time until none is left, so a thread the system starts
+    late takes fewer (and one not started when the caller is done is called off); each has
+    its own table of exact positions (a cache: it changes no result) and tallies (integers,
+    summed after). A deal's cost depends only on the deal and its number: the result is the
+    same for every number of threads."""
+    cdef Goal c_goal
+    cdef int flags, slot, index, mover, looker, share
     cdef int n_deals = len(deals)
     cdef int n_candidates = len(candidates)
+    cdef int shares
     cdef bint searched
-    cdef Known* known = NULL
-    cdef Pos* bases = <Pos*>malloc(max(n_deals, 1) * sizeof(Pos))
-    cdef int* cards = <int*>malloc(max(n_candidates, 1) * sizeof(int))
-    cdef i64* costs = <i64*>calloc(max(n_deals * n_candidates, 1), sizeof(i64))
-    cdef i64* tallies = <i64*>calloc(max(n_candidates * T_SIZE, 1), sizeof(i64))
-    cdef u64* want_outcome = &outcome if detail else NULL
-    if bases == NULL or cards == NULL or costs == NULL or tallies == NULL:
-        free(bases)
-        free(cards)
-        free(costs)
-        free(tallies)
-        raise MemoryError()
+    cdef Pos* bases = NULL
+    cdef int* cards = NULL
+    cdef i64* costs = NULL
+    cdef i64* tallies = NULL
+    cdef Work* works = NULL
+    cdef long next_deal = 0
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {threads}")
+    shares = max(1, min(threads, n_deals))
+    futures = []
     try:
+        bases = <Pos*>malloc(max(n_deals, 1) * sizeof(Pos))
+        cards = <int*>malloc(max(n_candidates, 1) * sizeof(int))
+        costs = <i64*>calloc(max(n_deals * n_candidates, 1), sizeof(i64))
+        tallies = <i64*>calloc(max(shares * n_candidates * T_SIZE, 1), sizeof(i64))
+        works = <Work*>calloc(shares, sizeof(Work))
+        if bases == NULL or cards == NULL or costs == NULL or tallies == NULL or works == NULL:
+            raise MemoryError()
         read_goal(goal, &c_goal)
         looker = c_goal.seat if look_ahead else -1
+        flags = 0
         for index in range(n_deals):
             read_table(deals[index], table, &bases[index], &flags)
         for slot in range(n_candidates):
@@ -700,50 +839,39 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
         if exact_cards > 0 and n_deals > 0:
             mover = (bases[0].leader + bases[0].count) & 3
             searched = mdh_popcount(bases[0].hands[mover]) <= exact_cards
-        if searched or leaf_cards > 0:
-            known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
-            if known == NULL:
-                raise MemoryError()
-        runs = 1 if searched else rollouts
+        for share in range(shares):
+            works[share].next = &next_deal
+            works[share].bases = bases
+            works[share].cards = cards
+            works[share].goal = &c_goal
+            works[share].costs = costs
+            works[share].tallies = &tallies[share * n_candidates * T_SIZE]
+            works[share].want_known = searched or leaf_cards > 0
+            works[share].n_deals = n_deals
+            works[share].n_candidates = n_candidates
+            works[share].runs = 1 if searched else rollouts
+            works[share].rollouts = rollouts
+            works[share].flags = flags
+            works[share].leaf_cards = leaf_cards
+            works[share].looker = looker
+            works[share].searched = searched
+            works[share].detail = detail
+            works[share].seed = seed
+            works[share].first_deal = first_deal
+        if shares > 1:
+            pool = _pool()
+            for share in range(1, shares):
+                futures.append(pool.submit(_work_share, <size_t>&works[share]))
         with nogil:
-            for index in range(n_deals):
-                base = bases[index]
-                for slot in range(n_candidates):
-                    for number in range(runs):
-                        pos = base
-                        if cards[slot] >= 0:
-                            c_apply(&pos, cards[slot], flags)
-                        if searched:
-                            shooter = c_exact(
-                                &pos, flags, points, known, &outcome, &winner, detail
-                            )
-                        else:
-                            shooter = c_play_out(
-                                &pos,
-                                flags,
-                                seed + (first_deal + <u64>index) * <u64>rollouts + <u64>number,
-                                points,
-                                NULL,
-                                leaf_cards,
-                                known,
-                                looker,
-                                C_EPSILON,
-                                want_outcome,
-                                &winner,
-                            )
-                        costs[index * n_candidates + slot] += c_cost(
-                            points, shooter, &c_goal, &match
-                        )
-                        if detail:
-                            c_tally(
-                                &tallies[slot * T_SIZE],
-                                shooter,
-                                outcome,
-                                winner,
-                                match,
-                                c_goal.seat,
-                                flags,
-                            )
+            c_work(&works[0])
+        # Every deal is claimed: a helper the system has not started yet has nothing to do.
+        for future in futures:
+            if not future.cancel():
+                future.result()
+        futures = []
+        for share in range(1, shares):
+            for index in range(n_candidates * T_SIZE):
+                tallies[index] += tallies[share * n_candidates * T_SIZE + index]
         if not detail:
             for index in range(1, n_deals):
                 for slot in range(n_candidates):
@@ -754,28 +882,39 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
             [tallies[index] for index in range(n_candidates * T_SIZE)],
         )
     finally:
+        # The pool's threads write into these arrays: wait for them, whatever happened.
+        if futures:
+            # Call off the helpers: no deal is left to claim (they only read it).
+            next_deal = n_deals
+            for future in futures:
+                future.cancel()
+            wait_for(futures)
+        if works != NULL:
+            for share in range(shares):
+                free(works[share].known)
         free(bases)
         free(cards)
         free(costs)
         free(tallies)
-        free(known)
+        free(works)
 
 
 def evaluate(deals, table, candidates, int rollouts, u64 seed, u64 first_deal, int exact_cards,
-             goal, int leaf_cards=0, bint look_ahead=False):
+             goal, int leaf_cards=0, bint look_ahead=False, int threads=1):
     """Return, per candidate card, the summed cost over every deal and rollout (see the twin)."""
     return c_evaluate(
         deals, table, candidates, rollouts, seed, first_deal, exact_cards, goal, leaf_cards,
-        look_ahead, False,
+        look_ahead, False, threads,
     )
 
 
 def evaluate_detail(deals, table, candidates, int rollouts, u64 seed, u64 first_deal,
-                    int exact_cards, goal, int leaf_cards=0, bint look_ahead=False):
+                    int exact_cards, goal, int leaf_cards=0, bint look_ahead=False,
+                    int threads=1):
     """Return the cost per deal and candidate, and each candidate's tallies (see the twin)."""
     return c_evaluate(
         deals, table, candidates, rollouts, seed, first_deal, exact_cards, goal, leaf_cards,
-        look_ahead, True,
+        look_ahead, True, threads,
     )
 
 

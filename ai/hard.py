@@ -27,8 +27,13 @@ random, 13 to each other seat, and every other seat passes as a player would (``
 its three most dangerous cards), so the cards we receive are the ones a passer gets rid of, not
 random ones. All sets share the same simulated deals and passes.
 
+**Cores.** The deals of a batch are shared among ``threads`` threads (``ai.cores``: by
+default the cores minus one), which search them at once in the compiled kernel; each deal's
+cost depends only on the deal and its number, so the threads change how many deals fit in the
+budget, never what a given deal is worth.
+
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
-deals, never on the time taken.
+deals, never on the time taken nor on the number of threads.
 """
 
 from __future__ import annotations
@@ -42,13 +47,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.bot import Budget
+from ai.cores import threads_from_env
 from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
 from ai.outcomes import Outcome
 from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
 from ai.sampler import DealSampler
-from ai.search import TALLY_SIZE, Goal, Table, deal_plan, evaluate_detail, policy_card
+from ai.search import (
+    TALLY_SIZE,
+    Goal,
+    Table,
+    check_threads,
+    deal_plan,
+    evaluate_detail,
+    policy_card,
+)
 from core.cards import (
     FULL_DECK,
     HEARTS,
@@ -95,6 +109,8 @@ STOPPER_RANK = 9
 MOON_PASS_STRENGTH = 0.3
 #: Deals per batch aim at this many seconds, so the budget is checked often.
 BATCH_SECONDS = 0.01
+#: The most deals in a batch, per search thread.
+BATCH_DEALS = 256
 #: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.
 UNTIMED_SAMPLES = 2000
 
@@ -195,8 +211,11 @@ class HardBot:
 
     ``max_samples`` bounds the deals per decision; without a budget handed in, it also lifts the
     ``think_ms`` deadline, so the decision depends on the seed alone. ``rollouts`` is the number
-    of rollouts per deal and candidate card in play. ``play_values`` and ``pass_values`` give
-    the search's value of every candidate, for a coach or an analysis tool.
+    of rollouts per deal and candidate card in play. ``threads`` is how many threads search
+    the deals of a decision (default: ``MDH_SEARCH_THREADS``, else the cores minus one; see
+    ``ai.cores``); it changes no result for a given seed and ``max_samples``. ``play_values``
+    and ``pass_values`` give the search's value of every candidate, for a coach or an analysis
+    tool.
     """
 
     def __init__(
@@ -206,8 +225,10 @@ class HardBot:
         max_samples: int | None = None,
         rollouts: int = ROLLOUTS,
         reader: PlayModel | None = DEFAULT_MODEL,
+        threads: int | None = None,
     ) -> None:
         self._rng = random.Random(seed)
+        self.threads = threads_from_env()[0] if threads is None else check_threads(threads)
         self.think_ms = think_ms
         self.max_samples = max_samples
         self.rollouts = rollouts
@@ -252,7 +273,7 @@ class HardBot:
             batch(done, size)
             done += size
             per_deal = max((time.perf_counter() - start) / size, 1e-6)
-            size = max(1, min(256, int(BATCH_SECONDS / per_deal)))
+            size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / per_deal)))
             remaining = budget.remaining_ms()
             if remaining is not None:
                 size = max(1, min(size, int(remaining / 1000 / per_deal)))
@@ -330,7 +351,17 @@ class HardBot:
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)
             costs, counts = evaluate_detail(
-                deals, table, legal, self.rollouts, seed, first, EXACT_CARDS, goal, leaf, deep
+                deals,
+                table,
+                legal,
+                self.rollouts,
+                seed,
+                first,
+                EXACT_CARDS,
+                goal,
+                leaf,
+                deep,
+                self.threads,
             )
             gather(by_deal, tallies, costs, counts, 0)
 
@@ -442,7 +473,7 @@ class HardBot:
                     deal[receiver] |= passed
                     deals.append(deal)
                 costs, counts = evaluate_detail(
-                    deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal
+                    deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal, 0, False, self.threads
                 )
                 gather(by_deal, tallies, costs, counts, slot)
 

@@ -12,6 +12,7 @@ from ai.search_py import (
     EPSILON,
     EVIDENCE_SIZE,
     GUARD_KEYS,
+    MAX_THREADS,
     TALLY_BONUS,
     TALLY_CONCEDED,
     TALLY_HEARTS,
@@ -28,6 +29,7 @@ from ai.search_py import (
     History,
     PassRecord,
     Table,
+    check_threads,
     deal_plan,
 )
 from core.native import load_native, same_function
@@ -49,6 +51,7 @@ __all__ = [
     "EPSILON",
     "EVIDENCE_SIZE",
     "GUARD_KEYS",
+    "MAX_THREADS",
     "TALLY_BONUS",
     "TALLY_CONCEDED",
     "TALLY_HEARTS",
@@ -65,6 +68,7 @@ __all__ = [
     "History",
     "PassRecord",
     "Table",
+    "check_threads",
     "deal_plan",
     "evaluate",
     "evaluate_detail",

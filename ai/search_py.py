@@ -884,6 +884,19 @@ def policy_card(hands: Sequence[int], table: Table) -> int:
     return _policy(pos, table.flags, 0, 0)[0]
 
 
+#: The most threads one evaluation may use.
+MAX_THREADS = 256
+
+
+def check_threads(threads: object) -> int:
+    """Return ``threads`` if it is a number of threads an evaluation may use; else ValueError."""
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise ValueError(f"threads must be a whole number, not {threads!r:.40}")
+    if not 1 <= threads <= MAX_THREADS:
+        raise ValueError(f"threads must be from 1 to {MAX_THREADS}, not {threads}")
+    return threads
+
+
 def evaluate(
     deals: Sequence[Sequence[int]],
     table: Table,
@@ -895,6 +908,7 @@ def evaluate(
     goal: Goal,
     leaf_cards: int = 0,
     look_ahead: bool = False,
+    threads: int = 1,
 ) -> list[int]:
     """Return, per candidate card, the summed cost over every deal and rollout.
 
@@ -905,7 +919,12 @@ def evaluate(
     ``leaf_cards``, each rollout ends in an exact search once every hand holds at most that
     many cards at a trick's start. With ``look_ahead``, the searching seat (``goal.seat``)
     chooses its later cards in a rollout by playing each out once (``_look_ahead``).
+
+    ``threads`` (1 to ``MAX_THREADS``) is how many threads the compiled kernel shares the deals
+    among; the result is the same for every number (each deal's cost depends only on the deal
+    and its number), so this twin checks the number and runs on one.
     """
+    check_threads(threads)
     deal_costs, _ = _evaluate(
         deals,
         table,
@@ -933,13 +952,15 @@ def evaluate_detail(
     goal: Goal,
     leaf_cards: int = 0,
     look_ahead: bool = False,
+    threads: int = 1,
 ) -> tuple[list[int], list[int]]:
     """``evaluate``, with the cost of every deal and what makes it up (see "Tallies").
 
     Returns the cost of candidate ``c`` on deal ``d`` (summed over its rollouts) at
     ``d * len(candidates) + c``, and candidate ``c``'s tallies, summed over every deal and
-    rollout, at ``c * TALLY_SIZE + TALLY_...``.
+    rollout, at ``c * TALLY_SIZE + TALLY_...``. ``threads`` as for ``evaluate``.
     """
+    check_threads(threads)
     return _evaluate(
         deals,
         table,

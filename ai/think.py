@@ -25,6 +25,7 @@ from typing import Any, Protocol, cast
 
 from ai.basic import FirstLegalBot
 from ai.bot import Bot, Budget, close_bot
+from ai.cores import threads_from_env
 from ai.external import ENGINE_PREFIX
 from ai.normal_params import MOON_GATES
 from ai.registry import BOTS, DEFAULT_SEAT_BOT, is_registered, make_bot
@@ -107,8 +108,8 @@ def think_config_from_env(
     """Return ``base`` overridden by the environment, and one warning per invalid variable.
 
     Reads ``MDH_BOT_DIFFICULTY``, ``MDH_THINK_LIMIT_MS``, ``MDH_THINK_FALLBACK`` and every
-    ``MDH_MOON_<NAME>``. An invalid value is ignored (the base value stays); the caller shows
-    each warning once.
+    ``MDH_MOON_<NAME>``, and checks ``MDH_SEARCH_THREADS`` (``ai.cores``). An invalid value
+    is ignored (the base value stays); the caller shows each warning once.
 
     >>> config, warnings = think_config_from_env({"MDH_THINK_LIMIT_MS": "250"})
     >>> config.limit_ms, warnings
@@ -141,6 +142,8 @@ def think_config_from_env(
                 gates[gate] = _parse_gate(text)
         except ValueError as error:
             warnings.append(f"ignoring {name}={text!r:.40}: {error}")
+    # The hard bot reads its search threads itself (``ai.cores``); a bad value is shown here.
+    warnings += threads_from_env(env)[1]
     return replace(config, **updates, moon_gates=gates), warnings
 
 

@@ -232,7 +232,7 @@ def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
     searches = []
 
     def recording(*arguments: Any) -> tuple[list[int], list[int]]:
-        searches.append(arguments[8:])
+        searches.append(arguments[8:10])
         return search_py.evaluate_detail(*arguments)
 
     monkeypatch.setattr(hard, "evaluate_detail", recording)

@@ -8,7 +8,7 @@ import pytest
 
 from ai.hard import HardBot
 from ai.inference import DEFAULT_MODEL
-from bench import search
+from bench import search, search_threads
 
 
 def test_early_positions_follow_a_pass_within_the_first_two_tricks() -> None:
@@ -57,3 +57,41 @@ def test_the_tallies_table_times_the_same_valuation_with_and_without_them() -> N
     for row in rows:
         assert row[1].replace(",", "").isdigit() and row[2].replace(",", "").isdigit()
         assert row[3].endswith("×")
+
+
+def test_the_threads_tables_time_each_count_and_model_more() -> None:
+    workload = search.build_workload(5, hands=3)
+    tables, p95s = search_threads.thread_tables(
+        workload.observations[:2], workload.observations[:2], [5], [1, 2], deals=20
+    )
+    (title, header, rows), (model_title, model_header, model_rows) = tables
+    assert "2 positions" in title and header[:3] == [
+        "threads",
+        "decisions/s at 20 deals",
+        "speedup",
+    ]
+    assert [row[0] for row in rows] == ["1", "2"] and rows[0][2] == "1.00×"
+    assert [label for label, _, _ in p95s] == ["1 thread", "2 threads"]
+    assert "Amdahl" in model_title and len(model_header) == 4
+    assert [row[0] for row in model_rows] == [str(n) for n in search_threads.MODEL_THREADS]
+    # One thread is the measured rate: the model predicts no speedup there.
+    assert all(cell == "1.00×" for cell in model_rows[0][1:3])
+
+
+def test_amdahls_model_and_its_inverse() -> None:
+    assert search_threads.amdahl(0.5, 2) == pytest.approx(4 / 3)
+    assert search_threads.amdahl(0.75, 8) == pytest.approx(1 / (0.25 + 0.75 / 8))
+    assert search_threads.parallel_from_speedup(4 / 3, 2) == pytest.approx(0.5)
+    # A measured slowdown or a speedup beyond the threads is clamped to the possible range.
+    assert search_threads.parallel_from_speedup(0.8, 2) == 0.0
+    assert search_threads.parallel_from_speedup(2.5, 2) == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("1,x", "whole numbers"), ("0", "from 1 to 256"), ("1,300", "from 1 to 256")],
+)
+def test_bad_thread_counts_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        search._thread_counts(text)
+    assert search._thread_counts(" 1, 2 ,4") == [1, 2, 4] and search._thread_counts("") == []
