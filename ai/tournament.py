@@ -23,6 +23,7 @@ from typing import Any
 
 from ai.autoplay import play_bots, play_hand_bots
 from ai.bot import Bot, close_bot
+from ai.cores import THREADS_ENV
 from ai.deal_journal import DealJournal, JournalError
 from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
@@ -336,15 +337,18 @@ def _map(
     # Chunks of up to four jobs, but at least as many chunks as processes.
     chunksize = max(1, min(4, len(jobs) // processes))
     context = multiprocessing.get_context("spawn")
-    with context.Pool(processes, initializer=_leave_interrupt_to_parent) as pool:
+    with context.Pool(processes, initializer=_start_pool_worker) as pool:
         for result in pool.imap(function, jobs, chunksize=chunksize):
             arrived(result)
     return results
 
 
-def _leave_interrupt_to_parent() -> None:
-    """Ignore Ctrl-C in a pool worker: the main process stops the pool and says so once."""
+def _start_pool_worker() -> None:
+    """Set up a pool worker: Ctrl-C is ignored (the main process stops the pool and says so
+    once), and the hard bot searches on one thread unless ``MDH_SEARCH_THREADS`` says
+    otherwise, since the pool already keeps every core busy."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.environ.setdefault(THREADS_ENV, "1")
 
 
 def journal_header(

@@ -6,6 +6,7 @@ import functools
 import json
 import os
 import random
+import signal
 import statistics
 from collections.abc import Sequence
 from pathlib import Path
@@ -283,3 +284,22 @@ def test_ctrl_c_stops_the_tournament_with_one_line(
     monkeypatch.setattr("game.tools.tournament.run_tournament", interrupted)
     assert main(["--deals", "1"]) == 130
     assert capsys.readouterr().err == "mdhearts tournament: stopped\n"
+
+
+def test_a_pool_worker_searches_on_one_thread_unless_told(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The pool keeps every core busy, so its hard bots must not each add threads."""
+    from ai.cores import THREADS_ENV
+    from ai.hard import HardBot
+    from ai.tournament import _start_pool_worker
+
+    monkeypatch.setattr(signal, "signal", lambda *_: None)
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    monkeypatch.setattr("ai.cores.available_cores", lambda: 8)
+    assert HardBot().threads == 7
+    _start_pool_worker()
+    assert HardBot().threads == 1
+    monkeypatch.setenv(THREADS_ENV, "3")
+    _start_pool_worker()
+    assert HardBot().threads == 3
