@@ -11,6 +11,7 @@ is drawn by ``replay_steps``; the match opened is a ``Replay`` (``replay``).
 
 from game.table.scenes.replays.replay import Replay
 from game.table.scenes.replays.replay_list import ReplayList, ended_text, row_cells
-from game.table.scenes.replays.replay_page import ReplayPage, ReplayStep
+from game.table.scenes.replays.replay_page import ReplayPage
+from game.table.scenes.replays.replay_steps import ReplayStep
 
 __all__ = ["Replay", "ReplayList", "ReplayPage", "ReplayStep", "ended_text", "row_cells"]

@@ -4,7 +4,6 @@ the buttons; what each step shows is drawn by ``replay_steps``."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pygame
@@ -14,7 +13,7 @@ from game.table.hand_drawing import hand_page_panel, page_content_area, place_pa
 from game.table.hand_story import HandStory, hand_story
 from game.table.scene import Scene, register
 from game.table.scenes.replays.replay import Replay
-from game.table.scenes.replays.replay_steps import draw_hands_step, draw_score
+from game.table.scenes.replays.replay_steps import ReplayStep, draw_hands_step, draw_score
 from game.table.widgets import Button, draw_dialog, draw_keys_and_close_hint
 
 if TYPE_CHECKING:
@@ -22,22 +21,6 @@ if TYPE_CHECKING:
 
 REPLAY_KEYS_WATCHED = "← → step   ↑ ↓ hand   Home / End first / last"
 REPLAY_KEYS = f"{REPLAY_KEYS_WATCHED}   R review"
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    """One step of a replay: a hand's ``deal``, ``pass``, ``trick`` (with its number) or
-    ``score``."""
-
-    hand: int
-    kind: str
-    trick: int = 0
-
-    @property
-    def short(self) -> str:
-        """Return the step's name on its button in the strip."""
-        names = {"deal": "Deal", "pass": "Pass", "score": "Score"}
-        return names.get(self.kind, str(self.trick))
 
 
 class ReplayPage(Scene):

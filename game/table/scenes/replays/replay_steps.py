@@ -3,7 +3,8 @@ hand's score with every seat's total."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -24,10 +25,42 @@ from game.table.scenes.replays.replay import Replay
 from game.table.widgets import draw_text
 
 if TYPE_CHECKING:
-    from game.table.scenes.replays.replay_page import ReplayPage, ReplayStep
+    from game.table.app import App
 
 
-def totals_before(page: ReplayPage, hand: int) -> list[int]:
+@dataclass(frozen=True)
+class ReplayStep:
+    """One step of a replay: a hand's ``deal``, ``pass``, ``trick`` (with its number) or
+    ``score``."""
+
+    hand: int
+    kind: str
+    trick: int = 0
+
+    @property
+    def short(self) -> str:
+        """Return the step's name on its button in the strip."""
+        names = {"deal": "Deal", "pass": "Pass", "score": "Score"}
+        return names.get(self.kind, str(self.trick))
+
+
+class StepsPage(Protocol):
+    """What drawing a step reads from the replay's page (``ReplayPage``); it changes nothing."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its layout and card art)."""
+
+    @property
+    def replay(self) -> Replay:
+        """The kept match shown."""
+
+    @property
+    def first_hand(self) -> int:
+        """The number of the match's first hand kept in the replay."""
+
+
+def totals_before(page: StepsPage, hand: int) -> list[int]:
     """Return every seat's total before hand ``hand`` of the replay shown."""
     controller = page.replay.controller
     match = controller.match
@@ -40,7 +73,7 @@ def totals_before(page: ReplayPage, hand: int) -> list[int]:
 
 
 def draw_hands_step(
-    page: ReplayPage, surface: pygame.Surface, area: pygame.Rect, story: HandStory, step: ReplayStep
+    page: StepsPage, surface: pygame.Surface, area: pygame.Rect, story: HandStory, step: ReplayStep
 ) -> None:
     """Draw a deal, the passes or a trick: a caption, the trick's cards for a trick, and
     every hand below, with the cards that move ringed."""
@@ -101,7 +134,7 @@ def points_taken(replay: Replay, story: HandStory, tricks: int) -> list[int]:
     return taken
 
 
-def draw_score(page: ReplayPage, surface: pygame.Surface, area: pygame.Rect, hand: int) -> None:
+def draw_score(page: StepsPage, surface: pygame.Surface, area: pygame.Rect, hand: int) -> None:
     """Draw the hand's points and every seat's total after it."""
     layout = page.app.layout
     controller = page.replay.controller

@@ -4,7 +4,7 @@ the points lost over the hand, and the verdict on the person's decision."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -20,8 +20,9 @@ from game.table.hand_drawing import (
     draw_trick_cards,
     fit_art,
 )
-from game.table.hand_story import TrickStory, trick_caption
+from game.table.hand_story import HandStory, TrickStory, trick_caption
 from game.table.scenes.review.verdicts import (
+    Step,
     cards_text,
     colour_of,
     heading,
@@ -34,7 +35,7 @@ from game.table.scenes.review.verdicts import (
 from game.table.widgets import draw_text, wrap_text
 
 if TYPE_CHECKING:
-    from game.table.scenes.review.page import ReviewPage
+    from game.table.app import App
 
 #: The gap between the rows of every hand in hindsight, at the base size.
 ROW_GAP = 6
@@ -42,12 +43,60 @@ ROW_GAP = 6
 ORDINALS = ("1st, led", "2nd", "3rd", "4th")
 
 
+class SeatNames(Protocol):
+    """Where the names shown for the seats come from (the page's ``HandSource``)."""
+
+    def seat_name(self, seat: int) -> str:
+        """Return the name shown for a seat."""
+        ...
+
+
+class ShownHand(Protocol):
+    """What drawing a step reads from the review page (``ReviewPage``); it changes nothing."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its layout and card art)."""
+
+    @property
+    def source(self) -> SeatNames:
+        """The match reviewed, for its seats' names."""
+
+    @property
+    def seat(self) -> int:
+        """The seat whose decisions are reviewed."""
+
+    @property
+    def story(self) -> HandStory:
+        """The hand reviewed, as told from the seat."""
+
+    @property
+    def review(self) -> Review | None:
+        """The finished review, or None while it computes."""
+
+    @property
+    def hindsight(self) -> bool:
+        """Whether every hand is shown face up on the trick steps."""
+
+    @property
+    def step(self) -> Step:
+        """The step shown."""
+
+    def name_of(self, seat: int) -> str:
+        """Return a seat's name on the page."""
+        ...
+
+    def decision(self, step: Step) -> DecisionReview | None:
+        """Return the review of the decision made at a step (None for the total)."""
+        ...
+
+
 #: A line of text to draw: its words, size, colour and weight.
 Line = tuple[str, int, tuple[int, int, int], bool]
 
 
 def verdict_block(
-    page: ReviewPage, decision: DecisionReview | None, doing: str, width: int
+    page: ShownHand, decision: DecisionReview | None, doing: str, width: int
 ) -> list[Line]:
     """Return the lines judging a decision, wrapped to ``width``: what the person did and its
     class, the better choice with the loss and its margin, and why it cost more."""
@@ -88,7 +137,7 @@ def draw_lines(surface: pygame.Surface, area: pygame.Rect, top: int, lines: list
         y += step
 
 
-def draw_pass(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> None:
+def draw_pass(page: ShownHand, surface: pygame.Surface, area: pygame.Rect) -> None:
     """Draw the hand dealt with the three cards passed marked, and the cards received."""
     layout = page.app.layout
     passing = page.story.passing
@@ -128,7 +177,7 @@ def draw_pass(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> N
 
 
 def draw_trick(
-    page: ReviewPage, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
+    page: ShownHand, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
 ) -> None:
     """Draw the trick's four cards in the order played (who led, who won) and the hand
     the person held before playing, their card marked; in hindsight, every hand instead."""
@@ -176,7 +225,7 @@ def draw_trick(
 
 
 def draw_hindsight(
-    page: ReviewPage, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
+    page: ShownHand, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
 ) -> None:
     """Draw every hand before the trick, one whole row a seat (none covers another), each
     seat's card of the trick ringed and its place in the order of play by its name."""
@@ -220,7 +269,7 @@ def draw_hindsight(
 
 
 def draw_trick_caption(
-    page: ReviewPage, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
+    page: ShownHand, surface: pygame.Surface, area: pygame.Rect, trick: TrickStory
 ) -> None:
     """Write who led the trick and who won it, at the top of ``area``."""
     layout = page.app.layout
@@ -234,7 +283,7 @@ def draw_trick_caption(
     )
 
 
-def trick_block(page: ReviewPage, trick: TrickStory, width: int) -> list[Line]:
+def trick_block(page: ShownHand, trick: TrickStory, width: int) -> list[Line]:
     """Return the lines judging the person's card of the trick."""
     doing = f"you played {card_label(trick.chosen)}"
     return verdict_block(page, page.decision(page.step), doing, width)
@@ -283,7 +332,7 @@ def total_entries(review: Review, with_why: bool) -> list[Entry]:
     return entries
 
 
-def fit_total(page: ReviewPage, width: int, height: int) -> tuple[int, list[Entry]]:
+def fit_total(page: ShownHand, width: int, height: int) -> tuple[int, list[Entry]]:
     """Return the largest text size at which the total step's lines fit in ``width`` ×
     ``height``, and the lines (wrapped): with why each listed decision cost more if that fits
     at some size, else without."""
@@ -310,7 +359,7 @@ def _wrapped(entries: list[Entry], px: int, width: int, indent: int) -> list[Ent
     ]
 
 
-def draw_total(page: ReviewPage, surface: pygame.Surface, area: pygame.Rect) -> None:
+def draw_total(page: ShownHand, surface: pygame.Surface, area: pygame.Rect) -> None:
     """Draw the points lost to decisions, then what adds up to them: the listed decisions,
     one a line with why each cost more (where there is room), and the small slips."""
     layout = page.app.layout
