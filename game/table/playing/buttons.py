@@ -3,7 +3,7 @@ trick) and the pass button, placed for the layout and enabled for the match as i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -13,13 +13,65 @@ from game.table.match.port import HUMAN_SEAT, SeatView
 from game.table.widgets import Button
 
 if TYPE_CHECKING:
-    from game.table.scenes.table import TableScene
+    from game.table.match.port import TableMatch
+
+
+class TableActions(Protocol):
+    """What the buttons do at the table (``TableControls``)."""
+
+    def hint(self) -> None:
+        """Ask the strongest bot what it would play here."""
+        ...
+
+    def toggle_hands(self) -> None:
+        """While watching, show or hide the bots' hands."""
+        ...
+
+    def undo(self) -> None:
+        """Take back the person's last move."""
+        ...
+
+    def redo(self) -> None:
+        """Apply again what undo took back."""
+        ...
+
+    def pass_selected(self) -> None:
+        """Pass the three chosen cards."""
+        ...
+
+
+class ButtonTable(Protocol):
+    """What the buttons read from the table (``TableScene``) and the screens they open."""
+
+    @property
+    def controls(self) -> TableActions:
+        """The table's controls, which most buttons call."""
+
+    @property
+    def session(self) -> TableMatch:
+        """The match played."""
+
+    def open_menu(self) -> None:
+        """Open the pause menu over the table."""
+        ...
+
+    def open_scores(self) -> None:
+        """Show the score sheet."""
+        ...
+
+    def open_last_trick(self) -> None:
+        """Show the last completed trick."""
+        ...
+
+    def seat_name(self, seat: int) -> str:
+        """Return the name shown for a seat."""
+        ...
 
 
 class TableButtons:
     """The buttons of one table."""
 
-    def __init__(self, table: TableScene) -> None:
+    def __init__(self, table: ButtonTable) -> None:
         controls = table.controls
         self.table = table
         self.hint = Button("Hint", controls.hint, why_not=controls.hint)

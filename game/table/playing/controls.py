@@ -6,7 +6,7 @@ table shows is the scene's (``TableScene``), which these controls change and the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -16,7 +16,93 @@ from game.table.match.port import action_cards, player_message
 from game.table.playing.keys import AFTER_SKIP_KEYS, WAITING_KEYS, key_command
 
 if TYPE_CHECKING:
-    from game.table.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.match.flow import MatchFlow
+    from game.table.match.port import TableMatch
+    from game.table.playing.buttons import TableButtons
+    from game.table.playing.pointing import HandPointer
+    from game.table.table_view import TableView
+
+
+class ControlledTable(Protocol):
+    """What the controls read and change on the table (``TableScene``)."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its sounds and settings)."""
+
+    @property
+    def session(self) -> TableMatch:
+        """The match played."""
+
+    @property
+    def view(self) -> TableView:
+        """Where every card is drawn."""
+
+    @property
+    def flow(self) -> MatchFlow:
+        """What is counted, kept and shown as the match goes on."""
+
+    @property
+    def bar(self) -> TableButtons:
+        """The table's buttons."""
+
+    @property
+    def pointer(self) -> HandPointer:
+        """The card pointed at and the keyboard focus."""
+
+    @property
+    def keys_waiting(self) -> list[pygame.event.Event]:
+        """Keys kept while cards moved, acted on once the table is still."""
+
+    #: The cards chosen to pass.
+    selected: list[int]
+
+    #: The card under the pointer, if any.
+    hover: int | None
+
+    #: Whether the person moves over the hand with the keys.
+    keyboard_focus: bool
+
+    #: Whether the hint panel is shown.
+    show_analysis: bool
+
+    #: Whether the hint's card is played once the hint comes.
+    play_hint_when_ready: bool
+
+    #: While watching, whether the bots' hands are shown face up.
+    show_all_hands: bool
+
+    #: Seconds a forced card has waited to be played for the person.
+    forced_wait: float
+
+    #: Whether the rest of the hand is played at the instant speed (no points remain).
+    rushing: bool
+
+    def say(self, text: str) -> None:
+        """Show a short message above the person's hand."""
+        ...
+
+    def open_menu(self) -> None:
+        """Open the pause menu over the table."""
+        ...
+
+    def open_scores(self) -> None:
+        """Show the score sheet."""
+        ...
+
+    def open_last_trick(self) -> None:
+        """Show the last completed trick."""
+        ...
+
+    def ready_for_person(self) -> bool:
+        """Return whether every move has been shown and no other seat's move waits."""
+        ...
+
+    def pass_button_shown(self) -> bool:
+        """Return whether the pass button shows."""
+        ...
+
 
 #: Seconds before a forced card is played for the person (when that option is on).
 AUTO_PLAY_DELAY = 0.35
@@ -25,7 +111,7 @@ AUTO_PLAY_DELAY = 0.35
 class TableControls:
     """What the person's clicks and keys do at one table."""
 
-    def __init__(self, table: TableScene) -> None:
+    def __init__(self, table: ControlledTable) -> None:
         self.table = table
 
     # -- input ----------------------------------------------------------------------------

@@ -4,14 +4,58 @@ a name plate, and the big moments and dialogs of the match flow."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from core import events as ev
 from core.cards import QUEEN_OF_SPADES, card_label
 from game.table.wording import breaking_hearts
 
 if TYPE_CHECKING:
-    from game.table.scenes.table import TableScene
+    import pygame
+
+    from game.table.app import App
+    from game.table.match.flow import MatchFlow
+    from game.table.table_view import TableView
+
+
+class CuedTable(Protocol):
+    """What the view's cues read and change on the table (``TableScene``)."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its sounds and settings)."""
+
+    @property
+    def flow(self) -> MatchFlow:
+        """What is counted, kept and shown as the match goes on."""
+
+    @property
+    def view(self) -> TableView:
+        """Where every card is drawn."""
+
+    @property
+    def gains(self) -> list[Gain]:
+        """The "+N points" rising over the name plates."""
+
+    @property
+    def keys_waiting(self) -> list[pygame.event.Event]:
+        """Keys kept while cards moved."""
+
+    @property
+    def selected(self) -> list[int]:
+        """The cards chosen to pass."""
+
+    #: Whether the rest of the hand is played at the instant speed (no points remain).
+    rushing: bool
+
+    def say(self, text: str) -> None:
+        """Show a short message above the person's hand."""
+        ...
+
+    def seat_does(self, seat: int, verb: str) -> str:
+        """Return a seat's name with ``verb`` agreeing with it."""
+        ...
+
 
 #: How long a "+N points" rises over a name plate after a trick is taken.
 GAIN_SECONDS = 1.4
@@ -26,7 +70,7 @@ class Gain:
     left: float
 
 
-def on_cue(table: TableScene, name: str, value: object) -> None:
+def on_cue(table: CuedTable, name: str, value: object) -> None:
     """React to the view reaching a beat ``name`` (its event is ``value``)."""
     sounds = table.app.sounds
     if name == "deal":

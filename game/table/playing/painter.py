@@ -7,7 +7,7 @@ card that may not be played) are its own cache, dropped when the window changes 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -25,7 +25,87 @@ from game.table.widgets import draw_panel, draw_text
 from game.table.wording import plate_points
 
 if TYPE_CHECKING:
-    from game.table.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.match.port import TableMatch
+    from game.table.playing.buttons import TableButtons
+    from game.table.playing.cues import Gain
+    from game.table.playing.pointing import HandPointer
+    from game.table.table_view import TableView
+    from game.table.try_again import Practice
+
+
+class PaintedTable(Protocol):
+    """What the painter reads from the table (``TableScene``): all of it read only, since
+    drawing never changes the table."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its layout and card art)."""
+
+    @property
+    def session(self) -> TableMatch:
+        """The match played."""
+
+    @property
+    def view(self) -> TableView:
+        """Where every card is drawn."""
+
+    @property
+    def bar(self) -> TableButtons:
+        """The table's buttons."""
+
+    @property
+    def pointer(self) -> HandPointer:
+        """The card pointed at and the cards lifted."""
+
+    @property
+    def gains(self) -> list[Gain]:
+        """The "+N points" rising over the name plates."""
+
+    @property
+    def practice(self) -> Practice | None:
+        """The hand tried again, when the match is practice."""
+
+    @property
+    def message(self) -> tuple[str, float] | None:
+        """The message above the hand and its seconds left."""
+
+    @property
+    def selected(self) -> list[int]:
+        """The cards chosen to pass."""
+
+    @property
+    def clock(self) -> float:
+        """Seconds since the table opened (the thinking dots step with it)."""
+
+    @property
+    def paused(self) -> bool:
+        """Whether a screen is open over the table."""
+
+    @property
+    def show_analysis(self) -> bool:
+        """Whether the hint panel is shown."""
+
+    @property
+    def show_all_hands(self) -> bool:
+        """While watching, whether the bots' hands are shown face up."""
+
+    def art(self, small: bool = False) -> CardArt:
+        """Return the card art for the person's or the bots' cards."""
+        ...
+
+    def seat_name(self, seat: int) -> str:
+        """Return the name shown for a seat."""
+        ...
+
+    def ready_for_person(self) -> bool:
+        """Return whether every move has been shown and no other seat's move waits."""
+        ...
+
+    def pass_button_shown(self) -> bool:
+        """Return whether the pass button shows."""
+        ...
+
 
 #: Steps per second of the dots after a thinking bot's name.
 THINKING_DOTS_PER_S = 3
@@ -34,7 +114,7 @@ THINKING_DOTS_PER_S = 3
 class TablePainter:
     """Draws one table from its state, keeping the images it derives."""
 
-    def __init__(self, table: TableScene) -> None:
+    def __init__(self, table: PaintedTable) -> None:
         self.table = table
         self._derived: dict[tuple[int, CardStyle, str], pygame.Surface] = {}
 

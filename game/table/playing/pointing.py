@@ -3,20 +3,55 @@ moved over the hand, kept on a playable card on the person's turn)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
 from game.table.table_view import DrawnCard
 
 if TYPE_CHECKING:
-    from game.table.scenes.table import TableScene
+    from game.table.app import App
+    from game.table.match.port import TableMatch
+    from game.table.table_view import TableView
+
+
+class PointedTable(Protocol):
+    """What the pointer reads from the table (``TableScene``), and the focus it moves."""
+
+    @property
+    def app(self) -> App:
+        """The running table (its layout)."""
+
+    @property
+    def session(self) -> TableMatch:
+        """The match played."""
+
+    @property
+    def view(self) -> TableView:
+        """Where every card is drawn."""
+
+    @property
+    def selected(self) -> list[int]:
+        """The cards chosen to pass."""
+
+    #: The focused card's place in the person's hand.
+    focus: int
+
+    #: The card under the pointer, if any.
+    hover: int | None
+
+    #: Whether the person moves over the hand with the keys.
+    keyboard_focus: bool
+
+    def ready_for_person(self) -> bool:
+        """Return whether every move has been shown and no other seat's move waits."""
+        ...
 
 
 class HandPointer:
     """Which of the person's cards is pointed at, at one table."""
 
-    def __init__(self, table: TableScene) -> None:
+    def __init__(self, table: PointedTable) -> None:
         self.table = table
 
     def card_at(self, pos: tuple[int, int]) -> int | None:
