@@ -66,6 +66,6 @@ def test_no_screen_imports_another_to_open_it() -> None:
 
 def test_an_unknown_name_and_a_taken_name_are_refused() -> None:
     with pytest.raises(LookupError, match="no screen is registered as 'nowhere'"):
-        scene_named("nowhere", object())  # type: ignore[arg-type]
+        scene_named("nowhere", object())
     with pytest.raises(ValueError, match="already registered as 'title'"):
         register("title", Scene)

@@ -34,7 +34,7 @@ import pygame
 from game.table.card_art import CardArt, CardArtCache, CardStyle
 from game.table.layout import Layout, compute_layout
 from game.table.loop import TOAST_SECONDS, ScreenLoop, display_surface, keep_window_at_least
-from game.table.scene import scene_named
+from game.table.screen_stack import scene_named
 from game.table.sounds import SoundBoard
 
 TITLE = "MDHearts"

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import pygame
 
 from game.table.layout import Layout
-from game.table.scene import Scene, SceneStack
+from game.table.screen_stack import SceneStack, Screen
 
 FPS = 60
 #: The longest step of time one frame may take (a stall is not replayed as a jump).
@@ -68,35 +68,35 @@ class ScreenLoop:
         #: Frames shown so far (``display.flip`` calls).
         self.frames_drawn = 0
         self._frame_wanted = True
-        self._drawn_scenes: list[Scene] = []
+        self._drawn_scenes: list[Screen] = []
 
     # -- the screens ----------------------------------------------------------------------
 
-    def top_scene(self) -> Scene | None:
+    def top_scene(self) -> Screen | None:
         """Return the screen getting the input."""
         return self._stack.top
 
-    def scenes(self) -> tuple[Scene, ...]:
+    def scenes(self) -> tuple[Screen, ...]:
         """Return the screens open, bottom first."""
         return tuple(self._stack.scenes)
 
-    def visible_scenes(self) -> list[Scene]:
+    def visible_scenes(self) -> list[Screen]:
         """Return the screens drawn, bottom first (the top one and those under overlays)."""
         return self._stack.visible()
 
-    def push(self, scene: Scene) -> None:
+    def push(self, scene: Screen) -> None:
         """Show a screen made here (not by name) on top."""
         self._stack.push(scene)
 
-    def show_only(self, scene: Scene) -> None:
+    def show_only(self, scene: Screen) -> None:
         """Close every screen and show ``scene``."""
         self._stack.replace(scene)
 
-    def close_scene(self, scene: Scene) -> None:
+    def close_scene(self, scene: Screen) -> None:
         """Close a screen wherever it is; closing the top one resumes the one below."""
         self._stack.remove(scene)
 
-    def scene_below(self, scene: Scene) -> Scene | None:
+    def scene_below(self, scene: Screen) -> Screen | None:
         """Return the screen just under ``scene``, if any."""
         return self._stack.below(scene)
 
@@ -268,7 +268,7 @@ class ScreenLoop:
                 return
             time.sleep(min(INPUT_POLL_S, left))
 
-    def run(self, first: Scene) -> None:
+    def run(self, first: Screen) -> None:
         """Show ``first`` on top (moved there if it is open already: it goes on, not entered
         again) and run the loop until the player quits."""
         if first in self._stack.scenes:

@@ -19,15 +19,21 @@ that one of its timers comes due; otherwise the last frame stays on screen.
 Screens open each other by name (``app.push_scene("last_trick", table)`` makes
 ``scene_named("last_trick", app, table)``), so no screen imports another to show it: each
 registers itself when its module is imported, and importing ``game.table.scenes`` imports them
-all.
+all. The stack and the names live in ``game.table.screen_stack``, which knows a screen only as
+a ``Screen`` (so the loop and the app need not import this module); they are named here too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pygame
+
+from game.table.screen_stack import SCENES as SCENES
+from game.table.screen_stack import SceneFactory as SceneFactory
+from game.table.screen_stack import SceneStack as SceneStack
+from game.table.screen_stack import register as register
+from game.table.screen_stack import scene_named as scene_named
 
 if TYPE_CHECKING:
     from game.table.app import App
@@ -84,95 +90,3 @@ class Scene:
         the loop updates the top scene several times a second even while it sleeps.
         """
         return None
-
-
-class SceneStack:
-    """The scenes in play, top last."""
-
-    def __init__(self) -> None:
-        self.scenes: list[Scene] = []
-
-    @property
-    def top(self) -> Scene | None:
-        """Return the scene getting the input."""
-        return self.scenes[-1] if self.scenes else None
-
-    def below(self, scene: Scene) -> Scene | None:
-        """Return the scene just under ``scene``, if it is on the stack above another."""
-        if scene not in self.scenes[1:]:
-            return None
-        return self.scenes[self.scenes.index(scene) - 1]
-
-    def handle(self, event: pygame.event.Event) -> bool:
-        """Offer an event to the scenes from the top down until one consumes it; return
-        whether one did. A scene removed meanwhile (by one above it) is not offered it."""
-        for scene in reversed(list(self.scenes)):
-            if scene in self.scenes and scene.handle(event):
-                return True
-        return False
-
-    def push(self, scene: Scene) -> None:
-        """Put a scene on top, pausing the one it covers."""
-        if self.scenes:
-            self.scenes[-1].pause()
-        self.scenes.append(scene)
-        scene.enter()
-
-    def pop(self) -> Scene | None:
-        """Remove the top scene; the one below becomes the top again and resumes."""
-        if not self.scenes:
-            return None
-        scene = self.scenes.pop()
-        scene.leave()
-        if self.scenes:
-            self.scenes[-1].resume()
-        return scene
-
-    def replace(self, scene: Scene) -> None:
-        """Remove every scene and show this one."""
-        while self.scenes:
-            self.scenes.pop().leave()
-        self.push(scene)
-
-    def remove(self, scene: Scene) -> None:
-        """Remove a scene wherever it is in the stack."""
-        if scene in self.scenes:
-            if scene is self.top:
-                self.pop()
-            else:
-                self.scenes.remove(scene)
-                scene.leave()
-
-    def visible(self) -> list[Scene]:
-        """Return the scenes to draw, bottom first: the top one and the ones under overlays."""
-        start = len(self.scenes) - 1
-        while start > 0 and self.scenes[start].overlay:
-            start -= 1
-        return self.scenes[max(start, 0) :]
-
-
-#: What makes a screen: a scene class, or a function returning a scene; called with the app
-#: first, then the screen's own arguments.
-SceneFactory = Callable[..., Scene]
-
-#: The screens by name.
-SCENES: dict[str, SceneFactory] = {}
-
-
-def register(name: str, factory: SceneFactory) -> None:
-    """Make ``factory`` the screen opened by ``name``; a name belongs to one screen only."""
-    known = SCENES.get(name)
-    if known is not None and known is not factory:
-        raise ValueError(f"a screen is already registered as {name!r}: {known!r}")
-    SCENES[name] = factory
-
-
-def scene_named(name: str, app: App, *args: Any, **kwargs: Any) -> Scene:
-    """Return a new screen of the registered ``name``, made with these arguments."""
-    factory = SCENES.get(name)
-    if factory is None:
-        raise LookupError(
-            f"no screen is registered as {name!r} (known: {', '.join(sorted(SCENES))}); "
-            "the screens register when game.table.scenes is imported"
-        )
-    return factory(app, *args, **kwargs)
