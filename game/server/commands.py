@@ -8,10 +8,12 @@ a reason code for a command it refuses (the hub turns it into an error frame).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import Protocol
 
+from core import events as ev
 from core.record import record_to_dict
+from game.server.bots import ServerBots
 from game.server.connection import CLOSE_REFUSED, CLOSE_REPLACED, Conn
 from game.server.credentials import new_code, new_token, token_hash, token_matches
 from game.server.protocol import (
@@ -23,13 +25,47 @@ from game.server.protocol import (
     error_frame,
     frame,
 )
-from game.server.store import NO_SEAT
+from game.server.store import NO_SEAT, Store
 from game.server.table import Table, TableError, TableStarted, parse_rules, parse_table_seats
 from game.server.view import Snapshot, seat_frame
 from game.version import VERSION
 
-if TYPE_CHECKING:
-    from game.server.hub import Hub
+
+class Hub(Protocol):
+    """What a command's handler uses of the hub (``game.server.hub.Hub``): its tables, who
+    sits and watches where, the store, the bots, and publishing a table's events."""
+
+    store: Store
+    bots: ServerBots
+    grace_s: float
+    max_tables: int
+    rate: tuple[float, float]
+    tables: dict[str, Table]
+    by_id: dict[int, Table]
+    seated: dict[tuple[int, int], Conn]
+    watchers: dict[int, set[Conn]]
+
+    def add_table(self, table: Table) -> None: ...
+
+    def find_table(self, code: str) -> Table: ...
+
+    def bind(self, conn: Conn, table: Table, seat: int) -> None: ...
+
+    def unbind(self, conn: Conn) -> None: ...
+
+    def disconnected(self, conn: Conn) -> None: ...
+
+    def cancel_grace(self, table: Table, seat: int) -> None: ...
+
+    def ask_bots(self, table: Table) -> None: ...
+
+    def publish(
+        self,
+        table: Table,
+        events: Sequence[ev.Event],
+        command: tuple[int, str | None] | None = None,
+    ) -> None: ...
+
 
 log = logging.getLogger("mdhearts.serve")
 
@@ -76,7 +112,7 @@ def on_create(hub: Hub, conn: Conn, command: Command) -> None:
     host_token = new_token()
     table = Table(0, code, token_hash(host_token), rules, seats)
     table.id = hub.store.create(code, table.host_hash, table, (NO_SEAT, command.id or ""))
-    hub._add(table)
+    hub.add_table(table)
     log.info("table %s created: seats %s", code, ", ".join(s.kind for s in seats))
     conn.send(frame("created", id=command.id, code=code, host_token=host_token))
 

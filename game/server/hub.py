@@ -63,14 +63,14 @@ class Hub:
         for problem in problems:
             log.warning(problem)
         for table in tables:
-            self._add(table)
+            self.add_table(table)
             for seat, state in enumerate(table.seats):
                 if state.taken:
                     self.start_grace(table, seat)
             self.ask_bots(table)
         return len(tables)
 
-    def _add(self, table: Table) -> None:
+    def add_table(self, table: Table) -> None:
         self.tables[table.code] = table
         self.by_id[table.id] = table
 
@@ -109,7 +109,7 @@ class Hub:
             table = self.store.load(key)
             if table is None:
                 raise ProtocolError(f"no table has the code {code!r}", "no_such_table")
-            self._add(table)
+            self.add_table(table)
         return table
 
     # -- connections --------------------------------------------------------------------------
