@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from core import events as ev
 from core.cards import (
@@ -56,6 +57,20 @@ class Trick:
     def copy(self) -> Trick:
         """Return an independent copy."""
         return Trick(self.leader, list(self.cards), self.winner)
+
+    def to_dict(self, number: int, flags: int) -> dict[str, Any]:
+        """Return the trick as JSON data: its ``number`` in the hand, the leader, the cards and
+        the seat of each; once complete, the winner and its points under the rule ``flags``."""
+        data: dict[str, Any] = {
+            "number": number,
+            "leader": self.leader,
+            "cards": [card_text(card) for card in self.cards],
+            "seats": [self.seat_of(position) for position in range(len(self.cards))],
+        }
+        if self.complete:
+            data["winner"] = self.winner
+            data["points"] = trick_points(mask_of(self.cards), flags)
+        return data
 
 
 def illegal_play(hand: int, led_suit: int, first_trick: bool, rules: RuleSet) -> IllegalActionError:

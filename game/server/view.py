@@ -13,10 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import events as ev
-from core.cards import card_text, mask_of, mask_texts
+from core.cards import card_text, mask_texts
 from core.controller import Controller
 from core.hand import Trick
-from core.kernel import trick_points
 from game.server.protocol import frame
 from game.server.table import SeatChanged, Table, TableStarted
 
@@ -83,18 +82,7 @@ def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
 
 
 def _trick(controller: Controller, trick: Trick | None, number: int) -> dict[str, Any] | None:
-    if trick is None:
-        return None
-    data: dict[str, Any] = {
-        "number": number,
-        "leader": trick.leader,
-        "cards": [card_text(card) for card in trick.cards],
-        "seats": [trick.seat_of(position) for position in range(len(trick.cards))],
-    }
-    if trick.complete:
-        data["winner"] = trick.winner
-        data["points"] = trick_points(mask_of(trick.cards), controller.rules.flags)
-    return data
+    return None if trick is None else trick.to_dict(number, controller.rules.flags)
 
 
 def _texts(cards: tuple[int, ...] | None) -> list[str] | None:

@@ -8,10 +8,9 @@ from typing import Any
 
 from core import events as ev
 from core.actions import Action, PassAction
-from core.cards import card_label, card_text, mask_of, mask_texts, parse_card
+from core.cards import card_label, card_text, mask_texts, parse_card
 from core.controller import Controller, Result
 from core.hand import Trick
-from core.kernel import trick_points
 from core.rules import pass_receiver, pass_sender
 from core.seats import seat_texts
 from game.terminal.bots import EngineProblem
@@ -33,18 +32,7 @@ def seat_name(seat: int, viewer: int | None) -> str:
 
 
 def _trick_data(controller: Controller, trick: Trick | None, number: int) -> dict[str, Any] | None:
-    if trick is None:
-        return None
-    data: dict[str, Any] = {
-        "number": number,
-        "leader": trick.leader,
-        "cards": [card_text(card) for card in trick.cards],
-        "seats": [trick.seat_of(position) for position in range(len(trick.cards))],
-    }
-    if trick.complete:
-        data["winner"] = trick.winner
-        data["points"] = trick_points(mask_of(trick.cards), controller.rules.flags)
-    return data
+    return None if trick is None else trick.to_dict(number, controller.rules.flags)
 
 
 def _texts(cards: Sequence[int] | None) -> list[str] | None:
