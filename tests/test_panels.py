@@ -19,10 +19,10 @@ from core.cards import HEARTS_MASK, JACK_OF_DIAMONDS, QUEEN_OF_SPADES, cards_of
 from game.table.bot_requests import InlineBots
 from game.table.hint_panel import EXPLANATION, THINKING, hint_lines
 from game.table.layout import LIFT, MIN_TEXT_PX, compute_layout
+from game.table.match.port import Hint
 from game.table.pointer import FOCUS_RING
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
-from game.table.session import Hint
 from game.tools.scripted import ScriptedTable
 
 SUMMARY_SIZES = [(1280, 720), (2560, 1440), (1024, 1280), (800, 600)]

@@ -7,8 +7,8 @@ from dataclasses import replace
 from core.cards import card_text
 from core.observation import Observation
 from game.table.bot_requests import InlineBots
-from game.table.match.port import REFUSAL_WORDS
-from game.table.session import HUMAN_SEAT, TableSession, player_message
+from game.table.match.port import HUMAN_SEAT, REFUSAL_WORDS, player_message
+from game.table.session import TableSession
 
 
 def settle(session: TableSession, limit: int = 400) -> None:

@@ -13,6 +13,7 @@ from table_driver import Driver, MakeDriver
 from core import events as ev
 from core.controller import Controller
 from game.table import theme
+from game.table.match_sheet import match_sheet
 from game.table.scenes import match_result as match_result_module
 from game.table.scenes import summary as summary_module
 from game.table.scenes.last_trick import LastTrick
@@ -21,7 +22,7 @@ from game.table.scenes.pages import ScoreSheet
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.score_table import hand_rows
-from game.table.session import TableSession, match_sheet
+from game.table.session import TableSession
 
 Drawn = tuple[str, tuple[int, ...]]
 

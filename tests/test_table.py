@@ -20,12 +20,13 @@ from core.files import CORRUPT_SUFFIX
 from core.record import dumps_record, loads_record
 from game.table import app as app_module
 from game.table import main as table_program
+from game.table.match.port import action_cards
 from game.table.scene import SCENES, Scene
 from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
 from game.table.scenes.title import TitleScene
-from game.table.session import TableSession, action_cards
+from game.table.session import TableSession
 
 SEED = 20241122
 #: What the table may say when the person clicks a card the rules refuse.

@@ -265,7 +265,7 @@ def test_s_and_l_pressed_during_an_animation_act_when_it_ends(drivers: MakeDrive
 
 def test_refusals_write_cards_with_their_suit_symbols() -> None:
     from core.controller import Result
-    from game.table.session import player_message
+    from game.table.match.port import player_message
 
     refusal = Result(False, error="x", reason="first_lead_two_of_clubs")
     assert player_message(refusal, "") == "The first trick must be led with the 2♣"

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from ai.review import finished_hands
 from core.controller import Controller
 from core.record import dumps_record
+from game.table.match.port import HUMAN_SEAT, ReviewKey
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED, AsyncReviews
-from game.table.session import HUMAN_SEAT, ReviewKey, TableSession
+from game.table.session import TableSession
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from core.errors import HeartsError
 from game.table import theme
 from game.table.hint_requests import CoachedHint
 from game.table.layout import LIFT, Layout
-from game.table.session import Hint, action_cards
+from game.table.match.port import Hint, action_cards
 from game.table.widgets import draw_panel, draw_text, wrap_text
 
 THINKING = "Thinking about a hint…"

@@ -30,21 +30,11 @@ from game.table.match.port import (
     ReviewKey,
     SeatView,
     action_cards,
-    player_message,
 )
 from game.table.match_sheet import match_sheet
 from game.table.try_again import TryAgain
 
-__all__ = [
-    "HUMAN_SEAT",
-    "Hint",
-    "ReviewKey",
-    "SeatView",
-    "TableSession",
-    "action_cards",
-    "match_sheet",
-    "player_message",
-]
+__all__ = ["TableSession"]
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,11 @@ import pygame
 from ai.easy import EasyBot
 from core.rules import RuleSet
 from game.table.app import App
+from game.table.match.port import HUMAN_SEAT
 from game.table.scenes.match_result import MatchOverScene
 from game.table.scenes.summary import HandSummary
 from game.table.scenes.table import TableScene
-from game.table.session import HUMAN_SEAT, TableSession
+from game.table.session import TableSession
 
 FRAME_DT = 1 / 60
 

@@ -11,8 +11,8 @@ from core import events as ev
 from core.cards import JACK_OF_DIAMONDS, POINT_CARDS_MASK
 from game.table import theme
 from game.table.card_art import CardArt
+from game.table.match.port import HUMAN_SEAT
 from game.table.scene import Scene, register
-from game.table.session import HUMAN_SEAT
 from game.table.summary_keys import draw_keys_words, open_page
 from game.table.watch import WATCH_PAUSE_S, Countdown
 from game.table.widgets import Button, draw_dialog, draw_text

@@ -22,7 +22,7 @@ from ai.search import TALLY_SIZE
 from core.cards import card_text, mask_texts, parse_card
 from core.controller import Controller
 from core.errors import HeartsError
-from game.table.session import ReviewKey
+from game.table.match.port import ReviewKey
 from game.table.store.json_store import json_text, load_json_file
 
 REVIEWS_FORMAT = "mdhearts-reviews"

@@ -8,8 +8,8 @@ from ai.registry import seat_player_names
 from ai.review import Review
 from core.controller import Controller
 from core.record import dumps_record
+from game.table.match.port import ReviewKey
 from game.table.scenes.table import seat_label
-from game.table.session import ReviewKey
 
 
 @dataclass

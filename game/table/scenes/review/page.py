@@ -12,11 +12,12 @@ from core.record import loads_record
 from game.table import theme
 from game.table.hand_drawing import hand_page_panel, page_content_area, place_page_buttons
 from game.table.hand_story import HandStory, hand_story
+from game.table.match.port import HUMAN_SEAT, ReviewKey
 from game.table.review_requests import TABLE_REVIEW_SAMPLES, TABLE_REVIEW_SEED
 from game.table.scene import Scene, register
 from game.table.scenes.review.rows import draw_pass, draw_total, draw_trick
 from game.table.scenes.review.verdicts import GRADE_COLOURS, Step
-from game.table.session import HUMAN_SEAT, ReviewKey, TableSession
+from game.table.session import TableSession
 from game.table.try_again import Practice, position_at
 from game.table.widgets import (
     Button,
