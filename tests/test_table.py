@@ -693,3 +693,27 @@ def test_the_score_sheet_is_a_table_of_every_hand(drivers: MakeDriver) -> None:
     assert rows[-1][1:] == tuple(str(total) for total in controller.totals)
     app.push(page)
     driver.step()
+
+
+def test_a_saved_window_larger_than_the_desktop_opens_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window saved on a large screen opens within a smaller (or portrait) desktop; a size
+    asked for explicitly (tools, tests) is kept as it is."""
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(1024, 1280)])
+    from game.table.app import App
+    from game.table.bot_requests import InlineBots
+    from game.table.store.settings import Settings, save_settings
+
+    dirs = make_dirs(tmp_path)
+    save_settings(Settings(window_size=(1280, 720)), dirs.settings_file)
+    app = App(dirs, bots=InlineBots())
+    try:
+        assert app.screen.get_size() == (921, 720)
+    finally:
+        app.close()
+    app = App(dirs, size=(1280, 720), bots=InlineBots())
+    try:
+        assert app.screen.get_size() == (1280, 720)
+    finally:
+        app.close()

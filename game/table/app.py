@@ -33,7 +33,14 @@ import pygame
 
 from game.table.card_art import CardArt, CardArtCache, CardStyle
 from game.table.layout import Layout, compute_layout
-from game.table.loop import TOAST_SECONDS, ScreenLoop, display_surface, keep_window_at_least
+from game.table.loop import (
+    TOAST_SECONDS,
+    ScreenLoop,
+    desktop_size,
+    display_surface,
+    fit_desktop,
+    keep_window_at_least,
+)
 from game.table.screen_stack import scene_named
 from game.table.sounds import SoundBoard
 
@@ -86,7 +93,10 @@ class App(ScreenLoop):
         pygame.display.set_caption(TITLE)
         with contextlib.suppress(pygame.error, FileNotFoundError):
             pygame.display.set_icon(pygame.image.load(str(asset_path("icon.png"))))
-        self.windowed_size = size or self.settings.window_size
+        # The saved size is the person's last window, maybe on a larger screen: it opens whole.
+        self.windowed_size = size or fit_window(
+            fit_desktop(self.settings.window_size, desktop_size())
+        )
         self.fullscreen = False
         self.screen = self._open_window(self.settings.fullscreen and size is None)
         self.layout: Layout = compute_layout(*self.screen.get_size())

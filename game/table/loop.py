@@ -42,6 +42,34 @@ def display_surface() -> pygame.Surface:
     return surface
 
 
+#: The share of the desktop a window may take at most when it opens (room for its frame).
+DESKTOP_SHARE = 0.9
+
+
+def fit_desktop(size: tuple[int, int], desktop: tuple[int, int] | None) -> tuple[int, int]:
+    """Return ``size`` shrunk, where it must be, to open whole on a desktop of ``desktop``
+    pixels (``None``: unknown).
+
+    >>> fit_desktop((1280, 720), (1024, 1280))
+    (921, 720)
+    >>> fit_desktop((1280, 720), (1920, 1080))
+    (1280, 720)
+    """
+    if desktop is None or desktop[0] <= 0 or desktop[1] <= 0:
+        return size
+    width = min(size[0], int(desktop[0] * DESKTOP_SHARE))
+    height = min(size[1], int(desktop[1] * DESKTOP_SHARE))
+    return width, height
+
+
+def desktop_size() -> tuple[int, int] | None:
+    """Return the size of the first desktop in pixels, or None where the system cannot say."""
+    with contextlib.suppress(pygame.error, IndexError, AttributeError):
+        width, height = pygame.display.get_desktop_sizes()[0]
+        return int(width), int(height)
+    return None
+
+
 def keep_window_at_least(size: tuple[int, int]) -> None:
     """Stop the person from shrinking the window below ``size`` (where the system allows)."""
     with warnings.catch_warnings(), contextlib.suppress(AttributeError, pygame.error):
