@@ -38,13 +38,15 @@ deals, never on the time taken nor on the number of threads.
 
 from __future__ import annotations
 
+import collections
 import itertools
 import math
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from ai.bot import Budget
 from ai.cores import threads_from_env
@@ -111,8 +113,20 @@ MOON_PASS_STRENGTH = 0.3
 BATCH_SECONDS = 0.01
 #: The most deals in a batch, per search thread.
 BATCH_DEALS = 256
+#: Deals in a batch before the time per deal is measured.
+FIRST_BATCH = 2
+#: Near the deadline a batch takes at most this share of the time left, so that a batch slower
+#: than the last one's pace (a busy machine, a thread stopped by the system) overshoots little.
+DEADLINE_SHARE = 0.5
 #: Deals per decision when neither a deadline nor ``max_samples`` bounds the search.
 UNTIMED_SAMPLES = 2000
+
+
+#: What the kernel's ``evaluate_detail`` returns: costs deal by deal, and tallies.
+Detail = tuple[list[int], list[int]]
+#: A batch of deals as a search draws it, and what valuing it returns (``HardBot._run``).
+DrawnT = TypeVar("DrawnT")
+ValuedT = TypeVar("ValuedT")
 
 
 def moon_shifts(observation: Observation) -> tuple[int, int, int, int]:
@@ -247,36 +261,84 @@ class HardBot:
     def _run(
         self,
         budget: Budget,
-        batch: Callable[[int, int], None],
+        draw: Callable[[int, int], DrawnT],
+        evaluate: Callable[[DrawnT], ValuedT],
+        gather: Callable[[DrawnT, ValuedT], None],
         cap: int | None = None,
         least: int = 0,
+        drop: Callable[[DrawnT], None] | None = None,
     ) -> int:
-        """Call ``batch(first, size)`` on deals ``first``.. until done or out of time.
+        """Value deals ``0``, ``1``, .. in batches until done or out of time; return how many.
+
+        ``draw(first, size)`` draws a batch on the calling thread, ``evaluate`` values it on a
+        helper thread (the kernel runs without Python's lock), and ``gather`` adds its values to
+        the search's on the calling thread, in deal order. The batches overlap: while the
+        helper values batch ``k``, batch ``k + 1`` waits in its queue (so the helper never
+        waits for the calling thread) and the calling thread gathers batch ``k - 1`` and draws
+        batch ``k + 2``. The helper checks the budget before each batch: a batch it finds out
+        of time for, and any after it, is never valued but handed back to ``drop`` (if given),
+        so the result depends on the deals valued alone.
 
         Stops at ``max_samples`` or ``cap`` deals (``UNTIMED_SAMPLES`` when nothing else bounds
         the search), but not for the budget before ``least`` deals; batch sizes follow the
-        measured time per deal, aiming at ``BATCH_SECONDS``. Returns the number of deals
-        evaluated.
+        measured time per deal (``_BatchSizes``).
         """
         limits = [limit for limit in (self.max_samples, cap) if limit is not None]
         if not limits and budget.deadline is None:
             limits.append(UNTIMED_SAMPLES)
         limit = min(limits) if limits else None
+        sizes = _BatchSizes(self.threads, budget.deadline, limit, least)
         done = 0
-        size = 2
-        while limit is None or done < limit:
-            if done >= least and budget.expired():
-                break
-            if limit is not None:
-                size = min(size, limit - done)
+        drawn = 0
+        halted = False  # set on the helper once out of time: no later batch is valued
+
+        def valued(first: int, batch: DrawnT) -> tuple[ValuedT, float] | None:
+            nonlocal halted
+            if halted or (first >= least and budget.expired()):
+                halted = True
+                return None
             start = time.perf_counter()
-            batch(done, size)
-            done += size
-            per_deal = max((time.perf_counter() - start) / size, 1e-6)
-            size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / per_deal)))
-            remaining = budget.remaining_ms()
-            if remaining is not None:
-                size = max(1, min(size, int(remaining / 1000 / per_deal)))
+            values = evaluate(batch)
+            return values, time.perf_counter() - start
+
+        queued: collections.deque[tuple[int, int, DrawnT, Future[tuple[ValuedT, float] | None]]]
+        queued = collections.deque()
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="mdh-batch") as helper:
+
+            def queue(size: int) -> None:
+                nonlocal drawn
+                start = time.perf_counter()
+                batch = draw(drawn, size)
+                sizes.drawn(size, time.perf_counter() - start)
+                sizes.started(size)
+                queued.append((drawn, size, batch, helper.submit(valued, drawn, batch)))
+                drawn += size
+
+            try:
+                while True:
+                    if not queued:
+                        if (limit is not None and done >= limit) or (
+                            done >= least and budget.expired()
+                        ):
+                            break
+                        queue(sizes.now(drawn))
+                    if len(queued) == 1:
+                        size = sizes.ahead(drawn)
+                        if size > 0:
+                            queue(size)
+                    first, size, batch, future = queued.popleft()
+                    outcome = future.result()
+                    if outcome is None:
+                        drawn = first
+                        if drop is not None:
+                            drop(batch)  # the first batch dropped: any later one is too
+                        break
+                    values, seconds = outcome
+                    sizes.valued(size, seconds)
+                    done += size
+                    gather(batch, values)
+            finally:
+                halted = True  # a batch still queued (after an error) is not valued
         return done
 
     # -- playing -------------------------------------------------------------------------------
@@ -348,9 +410,12 @@ class HardBot:
         deep = is_deep(budget)
         leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
 
-        def batch(first: int, size: int) -> None:
-            deals = reader.draw(first, size)
-            costs, counts = evaluate_detail(
+        def draw(first: int, size: int) -> tuple[int, list[tuple[int, int, int, int]]]:
+            return first, reader.draw(first, size)
+
+        def evaluate(drawn: tuple[int, list[tuple[int, int, int, int]]]) -> Detail:
+            first, deals = drawn
+            return evaluate_detail(
                 deals,
                 table,
                 legal,
@@ -363,12 +428,14 @@ class HardBot:
                 deep,
                 self.threads,
             )
-            gather(by_deal, tallies, costs, counts, 0)
+
+        def add(_: object, detail: Detail) -> None:
+            gather(by_deal, tallies, detail[0], detail[1], 0)
 
         # An exact search gives the same answer on the same deal: a few passes over a small
         # set of deals measure it as well as any number of samples.
         cap = EXACT_COVERAGE * sampler.deal_count if exact else None
-        samples = self._run(budget, batch, cap, least)
+        samples = self._run(budget, draw, evaluate, add, cap, least)
         runs = samples * (1 if exact else self.rollouts)
         return SearchValues(
             tuple((card,) for card in legal),
@@ -376,7 +443,7 @@ class HardBot:
             samples,
             runs,
             exact,
-            reader.mean_power(),
+            reader.mean_power(samples),
             tuple(tuple(costs) for costs in by_deal),
             _split(tallies, width),
             table.flags,
@@ -452,9 +519,10 @@ class HardBot:
         receiver = pass_receiver(seat, direction)
         passed_masks = [mask_of(passed) for passed in candidates]
 
-        def batch(first: int, size: int) -> None:
+        def draw(first: int, size: int) -> tuple[int, Any, list[list[list[int]]]]:
             # Each deal is exchanged once with the others' passes; each candidate then only
             # moves its own three cards (the same hands ``exchange`` gives with every pass).
+            state = self._rng.getstate()
             exchanged = []
             for _ in range(size):
                 order = list(unseen)
@@ -465,19 +533,36 @@ class HardBot:
                     hands[other] = mask_of(order[13 * number : 13 * number + 13])
                 passes = {other: expected_pass(hands[other]) for other in others}
                 exchanged.append(exchange(hands, passes, direction))
-            for slot, passed in enumerate(passed_masks):
+            by_pass = []
+            for passed in passed_masks:
                 deals = []
                 for hands in exchanged:
                     deal = list(hands)
                     deal[seat] &= ~passed
                     deal[receiver] |= passed
                     deals.append(deal)
-                costs, counts = evaluate_detail(
+                by_pass.append(deals)
+            return first, state, by_pass
+
+        def evaluate(drawn: tuple[int, Any, list[list[list[int]]]]) -> list[Detail]:
+            first, _, by_pass = drawn
+            return [
+                evaluate_detail(
                     deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal, 0, False, self.threads
                 )
+                for deals in by_pass
+            ]
+
+        def add(_: object, details: list[Detail]) -> None:
+            for slot, (costs, counts) in enumerate(details):
                 gather(by_deal, tallies, costs, counts, slot)
 
-        samples = self._run(budget, batch, None, least)
+        def drop(drawn: tuple[int, Any, list[list[list[int]]]]) -> None:
+            # The deals drawn ahead are not valued: the bot's random numbers go on as if they
+            # had never been drawn.
+            self._rng.setstate(drawn[1])
+
+        samples = self._run(budget, draw, evaluate, add, None, least, drop)
         return SearchValues(
             tuple(candidates),
             tuple(sum(costs) for costs in by_deal),
@@ -490,6 +575,71 @@ class HardBot:
             table.flags,
             goal.match_weight,
         )
+
+
+class _BatchSizes:
+    """How many deals a search's next batch takes (``HardBot._run``).
+
+    A batch aims at ``BATCH_SECONDS`` at the pace of the last one valued (at most
+    ``BATCH_DEALS`` per thread), within ``limit`` deals; with a deadline, it must end in time,
+    taking at most ``DEADLINE_SHARE`` of the time left once it can start (but the deals up to
+    ``least`` are drawn whatever the time).
+    """
+
+    def __init__(self, threads: int, deadline: float | None, limit: int | None, least: int):
+        self.threads = threads
+        self.deadline = deadline
+        self.limit = limit
+        self.least = least
+        #: Seconds per deal of the last batch valued and of the last drawn (None: none yet).
+        self.value_seconds: float | None = None
+        self.draw_seconds = 0.0
+        #: When the batch being valued is expected to end (``time.perf_counter``).
+        self.busy_until = 0.0
+
+    def drawn(self, size: int, seconds: float) -> None:
+        """Record that drawing ``size`` deals took ``seconds``."""
+        self.draw_seconds = seconds / size
+
+    def started(self, size: int) -> None:
+        """Record that a batch of ``size`` deals is queued, to be valued after those before."""
+        start = max(time.perf_counter(), self.busy_until)
+        self.busy_until = start + size * (self.value_seconds or 0.0)
+
+    def valued(self, size: int, seconds: float) -> None:
+        """Record that valuing ``size`` deals took ``seconds``."""
+        self.value_seconds = max(seconds / size, 1e-6)
+
+    def now(self, drawn: int) -> int:
+        """Return the size of a batch drawn now and valued right after (at least 1 deal)."""
+        size = self._aim(drawn)
+        if self.deadline is not None and self.value_seconds is not None:
+            left = self.deadline - time.perf_counter()
+            fit = int(DEADLINE_SHARE * left / (self.draw_seconds + self.value_seconds))
+            size = min(size, max(1, fit, self.least - drawn))
+        return size
+
+    def ahead(self, drawn: int) -> int:
+        """Return the size of a batch drawn now, while those queued are valued, to be valued
+        after them (0: none, wait for them first)."""
+        size = self._aim(drawn)
+        if self.deadline is None or self.value_seconds is None or size <= 0:
+            return max(0, size)
+        now = time.perf_counter()
+        per_deal = self.value_seconds
+        # It starts once drawn and once the batches queued end, and must end in time.
+        after_running = (self.deadline - max(now, self.busy_until)) / per_deal
+        after_drawing = (self.deadline - now) / (self.draw_seconds + per_deal)
+        fit = int(DEADLINE_SHARE * min(after_running, after_drawing))
+        return max(0, min(size, max(fit, self.least - drawn)))
+
+    def _aim(self, drawn: int) -> int:
+        size = FIRST_BATCH
+        if self.value_seconds is not None:
+            size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / self.value_seconds)))
+        if self.limit is not None:
+            size = min(size, self.limit - drawn)
+        return size
 
 
 @dataclass(frozen=True)

@@ -208,7 +208,9 @@ class DealReader:
     """Draws the deals of one decision: uniform without evidence, else resampled by it.
 
     ``draw(first, count)`` returns deals ``first`` .. ``first + count - 1``. ``powers`` records
-    the tempering power of every block drawn (1 when the evidence was used in full).
+    the tempering power of every block drawn (1 when the evidence was used in full), in the
+    order drawn, and ``blocks`` their numbers: a search that draws ahead and drops the deals
+    it had no time for reads ``mean_power(deals)``, over the blocks of the deals it valued.
     """
 
     plan: DealPlan
@@ -219,6 +221,7 @@ class DealReader:
     #: Deals drawn uniformly per deal kept (a larger pool lets the evidence weigh more fully).
     pool_factor: int = POOL_FACTOR
     powers: list[float] = field(default_factory=list)
+    blocks: list[int] = field(default_factory=list)
     _table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
 
@@ -251,11 +254,18 @@ class DealReader:
             log_weights = [a + b for a, b in zip(log_weights, from_passes, strict=True)]
         weights, power = tempered_weights(log_weights, BLOCK)
         self.powers.append(power)
+        self.blocks.append(block)
         offset = ((self.seed ^ (block * _GOLDEN)) * _GOLDEN & _MASK64) / 2.0**64
         deals = resample(pool, weights, BLOCK, offset)
         self._block = (block, deals)
         return deals
 
-    def mean_power(self) -> float | None:
-        """Return the mean tempering power over the blocks drawn (None: no evidence used)."""
-        return sum(self.powers) / len(self.powers) if self.powers else None
+    def mean_power(self, deals: int | None = None) -> float | None:
+        """Return the mean tempering power over the blocks drawn (None: no evidence used), or
+        only over the blocks holding deals ``0`` .. ``deals - 1`` when ``deals`` is given."""
+        powers = [
+            power
+            for power, block in zip(self.powers, self.blocks, strict=True)
+            if deals is None or block * BLOCK < deals
+        ]
+        return sum(powers) / len(powers) if powers else None

@@ -2,12 +2,15 @@
 
 For each thread count: decisions per second at a fixed number of deals (the same decisions
 whatever the count), and deals searched per decision with their time (p50 / p95) at think
-budgets. The model is Amdahl's law, ``S(n) = 1 / ((1 - p) + p / n)``, with the parallel
-fraction ``p`` taken two ways: the share of a one-thread decision spent in the kernel's
-evaluation (``evaluate_detail``: its hot loop runs on every thread; drawing the deals, the
-Python around it and handing work to threads do not), and the fraction implied by the
-speedup measured at two threads (``p = 2 (1 - 1 / S(2))``), which also pays for the hand-off
-and for a loaded machine.
+budgets. The model predicts the speedup on ``n`` threads from a one-thread decision, two
+ways. Amdahl's law, ``S(n) = 1 / ((1 - p) + p / n)``, with the parallel fraction ``p`` the
+share of the decision's time during which the kernel's evaluation (``evaluate_detail``: its
+hot loop runs on every thread) runs, or the fraction implied by the speedup measured at two
+threads (``p = 2 (1 - 1 / S(2))``, which also pays for the hand-off and for a loaded machine).
+And the overlap model: the calling thread draws the next batch while the kernel values one
+(``ai.hard``), so a decision takes at least the calling thread's own time ``c`` (its CPU
+time: drawing, weighing and gathering) however fast the kernel is,
+``S(n) = 1 / max((1 - p) + p / n, c)``.
 """
 
 from __future__ import annotations
@@ -80,17 +83,20 @@ def _timed_kernel(spent: list[float]) -> Iterator[None]:
 
 def fixed_rate(
     observations: Sequence[Observation], threads: int, deals: int = FIXED_DEALS
-) -> tuple[float, float]:
-    """Return decisions per second at ``deals`` deals on ``threads`` threads, and the share
-    of the time spent in the kernel's evaluations."""
+) -> tuple[float, float, float]:
+    """Return decisions per second at ``deals`` deals on ``threads`` threads, the share of the
+    time during which the kernel's evaluations ran, and the calling thread's CPU time as a
+    share of the time."""
     spent = [0.0]
     bot = HardBot(seed=1, max_samples=deals, threads=threads)
     with _timed_kernel(spent):
         start = time.perf_counter()
+        busy = time.thread_time()
         for observation in observations:
             _decide(bot, observation, None)
+        busy = time.thread_time() - busy
         elapsed = time.perf_counter() - start
-    return len(observations) / elapsed, spent[0] / elapsed
+    return len(observations) / elapsed, spent[0] / elapsed, busy / elapsed
 
 
 def budget_row(
@@ -122,12 +128,13 @@ def thread_tables(
     p95s = []
     rates: dict[int, float] = {}
     kernel_share = None
+    caller_share = 0.0
     medians: dict[tuple[int, float], float] = {}
     for threads in thread_counts:
-        rate, share = fixed_rate(observations, threads, deals)
+        rate, share, caller = fixed_rate(observations, threads, deals)
         rates[threads] = rate
         if threads == 1:
-            kernel_share = share
+            kernel_share, caller_share = share, caller
         row = [str(threads), f"{rate:,.2f}", f"{rate / rates[thread_counts[0]]:.2f}×"]
         for budget in budgets_ms:
             median, p50, p95 = budget_row(timed, threads, budget)
@@ -146,10 +153,20 @@ def thread_tables(
             rows,
         )
     ]
-    model = model_table(kernel_share, rates, medians, budgets_ms)
+    model = model_table(kernel_share, rates, medians, budgets_ms, caller_share)
     if model is not None:
         tables.append(model)
     return tables, p95s
+
+
+def overlapped(parallel: float, caller: float, threads: int) -> float:
+    """Return the speedup on ``threads`` threads when the kernel's ``parallel`` share divides
+    and the calling thread's own ``caller`` share overlaps it (a decision never takes less).
+
+    >>> overlapped(0.9, 0.3, 1), round(overlapped(0.9, 0.3, 2), 3), overlapped(0.9, 0.3, 8)
+    (1.0, 1.818, 3.3333333333333335)
+    """
+    return 1.0 / max((1.0 - parallel) + parallel / threads, caller)
 
 
 def model_table(
@@ -157,8 +174,10 @@ def model_table(
     rates: dict[int, float],
     medians: dict[tuple[int, float], float],
     budgets_ms: Sequence[float],
+    caller_share: float = 0.0,
 ) -> ResultTable | None:
-    """Return Amdahl's model of the speedup on more threads (None without a 1-thread run)."""
+    """Return the models of the speedup on more threads (None without a 1-thread run): Amdahl's
+    law with each parallel share, then the overlap model (``overlapped``)."""
     if kernel_share is None or 1 not in rates:
         return None
     fractions = [("kernel share", kernel_share)]
@@ -167,21 +186,25 @@ def model_table(
     header = ["threads"]
     for label, share in fractions:
         header.append(f"speedup, p = {share:.3f} ({label})")
+    header.append(f"overlap model, p = {kernel_share:.3f}, c = {caller_share:.3f}")
     last_budget = budgets_ms[-1] if budgets_ms else None
-    if last_budget is not None and (1, last_budget) in medians:
-        header.append(f"deals at {last_budget:g} ms ({fractions[-1][0]})")
+    with_deals = last_budget is not None and (1, last_budget) in medians
+    if with_deals:
+        header.append(f"deals at {last_budget:g} ms (overlap model)")
     rows = []
     for threads in MODEL_THREADS:
         row = [str(threads)]
         for _, share in fractions:
             row.append(f"{amdahl(share, threads):.2f}×")
-        if len(header) > len(fractions) + 1 and last_budget is not None:
-            deals = medians[(1, last_budget)] * amdahl(fractions[-1][1], threads)
-            row.append(f"{deals:,.0f}")
+        speedup = overlapped(kernel_share, caller_share, threads)
+        row.append(f"{speedup:.2f}×")
+        if with_deals and last_budget is not None:
+            row.append(f"{medians[(1, last_budget)] * speedup:,.0f}")
         rows.append(row)
     return (
-        "Model: Amdahl's law S(n) = 1 / ((1 − p) + p / n), p the parallel share measured "
-        "here (an 8-core machine runs 7 threads by default)",
+        "Model: Amdahl's law S(n) = 1 / ((1 − p) + p / n), p the kernel's share of a one-thread "
+        "decision measured here; the overlap model S(n) = 1 / max((1 − p) + p / n, c), c the "
+        "calling thread's own share (an 8-core machine runs 7 threads by default)",
         header,
         rows,
     )

@@ -72,10 +72,11 @@ def test_the_threads_tables_time_each_count_and_model_more() -> None:
     ]
     assert [row[0] for row in rows] == ["1", "2"] and rows[0][2] == "1.00×"
     assert [label for label, _, _ in p95s] == ["1 thread", "2 threads"]
-    assert "Amdahl" in model_title and len(model_header) == 4
+    assert "Amdahl" in model_title and len(model_header) == 5
+    assert model_header[3].startswith("overlap model, p = ")
     assert [row[0] for row in model_rows] == [str(n) for n in search_threads.MODEL_THREADS]
-    # One thread is the measured rate: the model predicts no speedup there.
-    assert all(cell == "1.00×" for cell in model_rows[0][1:3])
+    # One thread is the measured rate: the models predict no speedup there.
+    assert all(cell == "1.00×" for cell in model_rows[0][1:4])
 
 
 def test_amdahls_model_and_its_inverse() -> None:
@@ -85,6 +86,13 @@ def test_amdahls_model_and_its_inverse() -> None:
     # A measured slowdown or a speedup beyond the threads is clamped to the possible range.
     assert search_threads.parallel_from_speedup(0.8, 2) == 0.0
     assert search_threads.parallel_from_speedup(2.5, 2) == 1.0
+
+
+def test_the_overlap_model_is_amdahls_until_the_calling_thread_is_the_bottleneck() -> None:
+    assert search_threads.overlapped(0.75, 0.0, 8) == search_threads.amdahl(0.75, 8)
+    assert search_threads.overlapped(0.75, 0.2, 2) == pytest.approx(1 / (0.25 + 0.75 / 2))
+    assert search_threads.overlapped(0.75, 0.4, 8) == pytest.approx(1 / 0.4)
+    assert search_threads.overlapped(0.75, 0.4, 1) == 1.0
 
 
 @pytest.mark.parametrize(
