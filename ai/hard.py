@@ -30,7 +30,9 @@ random ones. All sets share the same simulated deals and passes.
 **Cores.** The deals of a batch are shared among ``threads`` threads (``ai.cores``: by
 default the cores minus one), which search them at once in the compiled kernel; each deal's
 cost depends only on the deal and its number, so the threads change how many deals fit in the
-budget, never what a given deal is worth.
+budget, never what a given deal is worth. The kernel runs on a helper thread while the
+calling thread draws and weighs the next batch (``HardBot._run``); a batch drawn but left
+unvalued when time runs out is dropped, and nothing it drew is counted.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken nor on the number of threads.

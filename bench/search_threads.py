@@ -2,15 +2,17 @@
 
 For each thread count: decisions per second at a fixed number of deals (the same decisions
 whatever the count), and deals searched per decision with their time (p50 / p95) at think
-budgets. The model predicts the speedup on ``n`` threads from a one-thread decision, two
-ways. Amdahl's law, ``S(n) = 1 / ((1 - p) + p / n)``, with the parallel fraction ``p`` the
-share of the decision's time during which the kernel's evaluation (``evaluate_detail``: its
-hot loop runs on every thread) runs, or the fraction implied by the speedup measured at two
-threads (``p = 2 (1 - 1 / S(2))``, which also pays for the hand-off and for a loaded machine).
-And the overlap model: the calling thread draws the next batch while the kernel values one
-(``ai.hard``), so a decision takes at least the calling thread's own time ``c`` (its CPU
-time: drawing, weighing and gathering) however fast the kernel is,
-``S(n) = 1 / max((1 - p) + p / n, c)``.
+budgets. The models predict the speedup on ``n`` threads from a one-thread decision. Amdahl's
+law, ``S(n) = 1 / ((1 - p) + p / n)``, with the parallel fraction ``p`` the share of the
+decision's time during which the kernel's evaluation (``evaluate_detail``: its hot loop runs
+on every thread) runs, or the fraction implied by the speedup measured at two threads
+(``p = 2 (1 - 1 / S(2))``, which also pays for the hand-off and for a loaded machine).
+
+And a model from CPU time, which a busy machine disturbs less than the clock: the calling
+thread's own work ``c`` (drawing and weighing the deals, gathering, the Python around) and the
+kernel's ``k`` (the helper thread's CPU time in ``evaluate_detail``). The calling thread draws
+the next batch while the kernel values one (``ai.hard``), so on enough free cores a decision
+takes ``max(c, k / n)``, against ``c + k / n`` were they run one after the other.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NamedTuple
 
 from ai import hard
 from ai.bot import Budget
@@ -62,16 +64,31 @@ def _decide(bot: HardBot, observation: Observation, budget: Budget | None) -> in
     return int(bot.last_decision["samples"])
 
 
+class Rate(NamedTuple):
+    """Decisions per second at a fixed number of deals, and where their time went."""
+
+    decisions: float
+    #: The share of the time during which a kernel evaluation ran.
+    kernel_share: float
+    #: CPU seconds per decision of the calling thread, and of the threads calling the kernel
+    #: while they did (on one thread: all of the kernel's).
+    caller_cpu: float
+    kernel_cpu: float
+
+
 @contextmanager
 def _timed_kernel(spent: list[float]) -> Iterator[None]:
-    """Add the time spent in the hard bot's kernel evaluations to ``spent[0]`` meanwhile."""
+    """Add the time spent in the hard bot's kernel evaluations to ``spent[0]``, and the CPU
+    time of the thread calling it to ``spent[1]``, meanwhile."""
     original: Callable[..., Any] = getattr(hard, "evaluate_detail")  # noqa: B009
 
     def timed(*arguments: Any) -> Any:
         start = time.perf_counter()
+        busy = time.thread_time()
         try:
             return original(*arguments)
         finally:
+            spent[1] += time.thread_time() - busy
             spent[0] += time.perf_counter() - start
 
     setattr(hard, "evaluate_detail", timed)  # noqa: B010
@@ -81,13 +98,10 @@ def _timed_kernel(spent: list[float]) -> Iterator[None]:
         setattr(hard, "evaluate_detail", original)  # noqa: B010
 
 
-def fixed_rate(
-    observations: Sequence[Observation], threads: int, deals: int = FIXED_DEALS
-) -> tuple[float, float, float]:
-    """Return decisions per second at ``deals`` deals on ``threads`` threads, the share of the
-    time during which the kernel's evaluations ran, and the calling thread's CPU time as a
-    share of the time."""
-    spent = [0.0]
+def fixed_rate(observations: Sequence[Observation], threads: int, deals: int = FIXED_DEALS) -> Rate:
+    """Return decisions per second at ``deals`` deals on ``threads`` threads, and where their
+    time went."""
+    spent = [0.0, 0.0]
     bot = HardBot(seed=1, max_samples=deals, threads=threads)
     with _timed_kernel(spent):
         start = time.perf_counter()
@@ -96,7 +110,8 @@ def fixed_rate(
             _decide(bot, observation, None)
         busy = time.thread_time() - busy
         elapsed = time.perf_counter() - start
-    return len(observations) / elapsed, spent[0] / elapsed, busy / elapsed
+    count = len(observations)
+    return Rate(count / elapsed, spent[0] / elapsed, busy / count, spent[1] / count)
 
 
 def budget_row(
@@ -127,14 +142,13 @@ def thread_tables(
     rows = []
     p95s = []
     rates: dict[int, float] = {}
-    kernel_share = None
-    caller_share = 0.0
+    one_thread: Rate | None = None
     medians: dict[tuple[int, float], float] = {}
     for threads in thread_counts:
-        rate, share, caller = fixed_rate(observations, threads, deals)
-        rates[threads] = rate
+        measured = fixed_rate(observations, threads, deals)
+        rate = rates[threads] = measured.decisions
         if threads == 1:
-            kernel_share, caller_share = share, caller
+            one_thread = measured
         row = [str(threads), f"{rate:,.2f}", f"{rate / rates[thread_counts[0]]:.2f}×"]
         for budget in budgets_ms:
             median, p50, p95 = budget_row(timed, threads, budget)
@@ -153,58 +167,62 @@ def thread_tables(
             rows,
         )
     ]
-    model = model_table(kernel_share, rates, medians, budgets_ms, caller_share)
+    model = model_table(one_thread, rates, medians, budgets_ms)
     if model is not None:
         tables.append(model)
     return tables, p95s
 
 
-def overlapped(parallel: float, caller: float, threads: int) -> float:
-    """Return the speedup on ``threads`` threads when the kernel's ``parallel`` share divides
-    and the calling thread's own ``caller`` share overlaps it (a decision never takes less).
+def overlapped(caller: float, kernel: float, threads: int) -> float:
+    """Return the speedup on ``threads`` threads (against one) of a decision whose calling
+    thread's work ``caller`` overlaps the kernel's ``kernel``, which divides among the threads.
 
-    >>> overlapped(0.9, 0.3, 1), round(overlapped(0.9, 0.3, 2), 3), overlapped(0.9, 0.3, 8)
-    (1.0, 1.818, 3.3333333333333335)
+    >>> overlapped(0.3, 0.7, 1), round(overlapped(0.3, 0.7, 2), 3), overlapped(0.3, 0.7, 8)
+    (1.0, 2.0, 2.3333333333333335)
     """
-    return 1.0 / max((1.0 - parallel) + parallel / threads, caller)
+    return max(caller, kernel) / max(caller, kernel / threads)
 
 
 def model_table(
-    kernel_share: float | None,
+    one_thread: Rate | None,
     rates: dict[int, float],
     medians: dict[tuple[int, float], float],
     budgets_ms: Sequence[float],
-    caller_share: float = 0.0,
 ) -> ResultTable | None:
-    """Return the models of the speedup on more threads (None without a 1-thread run): Amdahl's
-    law with each parallel share, then the overlap model (``overlapped``)."""
-    if kernel_share is None or 1 not in rates:
+    """Return the models of the speedup on more threads (None without a 1-thread run):
+    Amdahl's law with each parallel share, then the CPU-time model with and without the
+    overlap (``overlapped``; ``amdahl`` with ``p = k / (c + k)``)."""
+    if one_thread is None or 1 not in rates:
         return None
-    fractions = [("kernel share", kernel_share)]
+    fractions = [("kernel share", one_thread.kernel_share)]
     if 2 in rates:
         fractions.append(("2-thread speedup", parallel_from_speedup(rates[2] / rates[1], 2)))
+    caller, kernel = one_thread.caller_cpu, one_thread.kernel_cpu
     header = ["threads"]
     for label, share in fractions:
         header.append(f"speedup, p = {share:.3f} ({label})")
-    header.append(f"overlap model, p = {kernel_share:.3f}, c = {caller_share:.3f}")
+    header.append(f"overlapped, c = {caller * 1000:.1f} ms, k = {kernel * 1000:.1f} ms")
+    header.append("one after the other (c + k / n)")
     last_budget = budgets_ms[-1] if budgets_ms else None
     with_deals = last_budget is not None and (1, last_budget) in medians
     if with_deals:
-        header.append(f"deals at {last_budget:g} ms (overlap model)")
+        header.append(f"deals at {last_budget:g} ms (overlapped)")
     rows = []
     for threads in MODEL_THREADS:
         row = [str(threads)]
         for _, share in fractions:
             row.append(f"{amdahl(share, threads):.2f}×")
-        speedup = overlapped(kernel_share, caller_share, threads)
+        speedup = overlapped(caller, kernel, threads)
         row.append(f"{speedup:.2f}×")
+        row.append(f"{amdahl(kernel / (caller + kernel), threads):.2f}×")
         if with_deals and last_budget is not None:
             row.append(f"{medians[(1, last_budget)] * speedup:,.0f}")
         rows.append(row)
     return (
-        "Model: Amdahl's law S(n) = 1 / ((1 − p) + p / n), p the kernel's share of a one-thread "
-        "decision measured here; the overlap model S(n) = 1 / max((1 − p) + p / n, c), c the "
-        "calling thread's own share (an 8-core machine runs 7 threads by default)",
+        "Model: Amdahl's law S(n) = 1 / ((1 − p) + p / n), p measured here; and from one "
+        "thread's CPU time per decision, c the calling thread's and k the kernel's: "
+        "max(c, k) / max(c, k / n) overlapped, (c + k) / (c + k / n) one after the other "
+        "(an 8-core machine runs 7 threads by default)",
         header,
         rows,
     )
