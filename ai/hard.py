@@ -30,9 +30,9 @@ random ones. All sets share the same simulated deals and passes.
 **Cores.** The deals of a batch are shared among ``threads`` threads (``ai.cores``: by
 default the cores minus one), which search them at once in the compiled kernel; each deal's
 cost depends only on the deal and its number, so the threads change how many deals fit in the
-budget, never what a given deal is worth. The kernel runs on a helper thread while the
-calling thread draws and weighs the next batch (``HardBot._run``); a batch drawn but left
-unvalued when time runs out is dropped, and nothing it drew is counted.
+budget, never what a given deal is worth. On two threads or more the kernel runs on a helper
+thread while the calling thread draws and weighs the next batch (``HardBot._run``); a batch
+drawn but left unvalued when time runs out is dropped, and nothing it drew is counted.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken nor on the number of threads.
@@ -272,10 +272,11 @@ class HardBot:
     ) -> int:
         """Value deals ``0``, ``1``, .. in batches until done or out of time; return how many.
 
-        ``draw(first, size)`` draws a batch on the calling thread, ``evaluate`` values it on a
-        helper thread (the kernel runs without Python's lock), and ``gather`` adds its values to
-        the search's on the calling thread, in deal order. The batches overlap: while the
-        helper values batch ``k``, batch ``k + 1`` waits in its queue (so the helper never
+        ``draw(first, size)`` draws a batch on the calling thread, ``evaluate`` values it, and
+        ``gather`` adds its values to the search's on the calling thread, in deal order. On one
+        thread the three take turns on the calling thread. On several, ``evaluate`` runs on a
+        helper thread (the kernel runs without Python's lock) and the batches overlap: while
+        the helper values batch ``k``, batch ``k + 1`` waits in its queue (so the helper never
         waits for the calling thread) and the calling thread gathers batch ``k - 1`` and draws
         batch ``k + 2``. The helper checks the budget before each batch: a batch it finds out
         of time for, and any after it, is never valued but handed back to ``drop`` (if given),
@@ -292,6 +293,22 @@ class HardBot:
         sizes = _BatchSizes(self.threads, budget.deadline, limit, least)
         done = 0
         drawn = 0
+        if self.threads == 1:
+            # One core: draw, value and gather in turn on the calling thread (a second thread
+            # would take a core from the table, or from another game of a tournament's pool).
+            while not (limit is not None and done >= limit) and not (
+                done >= least and budget.expired()
+            ):
+                size = sizes.now(done)
+                start = time.perf_counter()
+                batch = draw(done, size)
+                middle = time.perf_counter()
+                values = evaluate(batch)
+                sizes.drawn(size, middle - start)
+                sizes.valued(size, time.perf_counter() - middle)
+                done += size
+                gather(batch, values)
+            return done
         halted = False  # set on the helper once out of time: no later batch is valued
 
         def valued(first: int, batch: DrawnT) -> tuple[ValuedT, float] | None:

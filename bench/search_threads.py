@@ -8,16 +8,18 @@ decision's time during which the kernel's evaluation (``evaluate_detail``: its h
 on every thread) runs, or the fraction implied by the speedup measured at two threads
 (``p = 2 (1 - 1 / S(2))``, which also pays for the hand-off and for a loaded machine).
 
-And a model from CPU time, which a busy machine disturbs less than the clock: the calling
-thread's own work ``c`` (drawing and weighing the deals, gathering, the Python around) and the
-kernel's ``k`` (the helper thread's CPU time in ``evaluate_detail``). The calling thread draws
-the next batch while the kernel values one (``ai.hard``), so on enough free cores a decision
-takes ``max(c, k / n)``, against ``c + k / n`` were they run one after the other.
+And a model from one thread's CPU time per decision, which a busy machine disturbs less than
+the clock: the calling thread's own work ``c`` (drawing and weighing the deals, gathering, the
+Python around) and the kernel's ``k`` (CPU time in ``evaluate_detail``). On one thread they
+take turns (``c + k``); from two threads on, the calling thread draws the next batch while the
+kernel values one (``ai.hard``), so on enough free cores a decision takes ``max(c, k / n)``,
+against ``c + k / n`` were they still run one after the other.
 """
 
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -70,17 +72,19 @@ class Rate(NamedTuple):
     decisions: float
     #: The share of the time during which a kernel evaluation ran.
     kernel_share: float
-    #: CPU seconds per decision of the calling thread, and of the threads calling the kernel
-    #: while they did (on one thread: all of the kernel's).
+    #: CPU seconds per decision of the calling thread outside the kernel, and of the threads
+    #: calling the kernel while they did (on one thread: all of the kernel's).
     caller_cpu: float
     kernel_cpu: float
 
 
 @contextmanager
 def _timed_kernel(spent: list[float]) -> Iterator[None]:
-    """Add the time spent in the hard bot's kernel evaluations to ``spent[0]``, and the CPU
-    time of the thread calling it to ``spent[1]``, meanwhile."""
+    """Add the time spent in the hard bot's kernel evaluations to ``spent[0]``, the CPU time
+    of the thread calling it to ``spent[1]``, and to ``spent[2]`` too when that thread is
+    this one, meanwhile."""
     original: Callable[..., Any] = getattr(hard, "evaluate_detail")  # noqa: B009
+    caller = threading.get_ident()
 
     def timed(*arguments: Any) -> Any:
         start = time.perf_counter()
@@ -88,7 +92,10 @@ def _timed_kernel(spent: list[float]) -> Iterator[None]:
         try:
             return original(*arguments)
         finally:
-            spent[1] += time.thread_time() - busy
+            used = time.thread_time() - busy
+            spent[1] += used
+            if threading.get_ident() == caller:
+                spent[2] += used
             spent[0] += time.perf_counter() - start
 
     setattr(hard, "evaluate_detail", timed)  # noqa: B010
@@ -101,7 +108,7 @@ def _timed_kernel(spent: list[float]) -> Iterator[None]:
 def fixed_rate(observations: Sequence[Observation], threads: int, deals: int = FIXED_DEALS) -> Rate:
     """Return decisions per second at ``deals`` deals on ``threads`` threads, and where their
     time went."""
-    spent = [0.0, 0.0]
+    spent = [0.0, 0.0, 0.0]
     bot = HardBot(seed=1, max_samples=deals, threads=threads)
     with _timed_kernel(spent):
         start = time.perf_counter()
@@ -111,7 +118,7 @@ def fixed_rate(observations: Sequence[Observation], threads: int, deals: int = F
         busy = time.thread_time() - busy
         elapsed = time.perf_counter() - start
     count = len(observations)
-    return Rate(count / elapsed, spent[0] / elapsed, busy / count, spent[1] / count)
+    return Rate(count / elapsed, spent[0] / elapsed, (busy - spent[2]) / count, spent[1] / count)
 
 
 def budget_row(
@@ -174,13 +181,16 @@ def thread_tables(
 
 
 def overlapped(caller: float, kernel: float, threads: int) -> float:
-    """Return the speedup on ``threads`` threads (against one) of a decision whose calling
-    thread's work ``caller`` overlaps the kernel's ``kernel``, which divides among the threads.
+    """Return the speedup on ``threads`` threads against one (where the calling thread's work
+    ``caller`` and the kernel's ``kernel`` take turns) when from two threads on the calling
+    thread's work overlaps the kernel's, which divides among the threads.
 
-    >>> overlapped(0.3, 0.7, 1), round(overlapped(0.3, 0.7, 2), 3), overlapped(0.3, 0.7, 8)
-    (1.0, 2.0, 2.3333333333333335)
+    >>> overlapped(0.3, 0.7, 1), overlapped(0.3, 0.7, 2), round(overlapped(0.3, 0.7, 8), 3)
+    (1.0, 2.857142857142857, 3.333)
     """
-    return max(caller, kernel) / max(caller, kernel / threads)
+    if threads == 1:
+        return 1.0
+    return (caller + kernel) / max(caller, kernel / threads)
 
 
 def model_table(
@@ -201,7 +211,7 @@ def model_table(
     header = ["threads"]
     for label, share in fractions:
         header.append(f"speedup, p = {share:.3f} ({label})")
-    header.append(f"overlapped, c = {caller * 1000:.1f} ms, k = {kernel * 1000:.1f} ms")
+    header.append(f"overlapped from 2, c = {caller * 1000:.1f} ms, k = {kernel * 1000:.1f} ms")
     header.append("one after the other (c + k / n)")
     last_budget = budgets_ms[-1] if budgets_ms else None
     with_deals = last_budget is not None and (1, last_budget) in medians
@@ -221,7 +231,7 @@ def model_table(
     return (
         "Model: Amdahl's law S(n) = 1 / ((1 − p) + p / n), p measured here; and from one "
         "thread's CPU time per decision, c the calling thread's and k the kernel's: "
-        "max(c, k) / max(c, k / n) overlapped, (c + k) / (c + k / n) one after the other "
+        "(c + k) / max(c, k / n) overlapped, (c + k) / (c + k / n) one after the other "
         "(an 8-core machine runs 7 threads by default)",
         header,
         rows,

@@ -69,7 +69,7 @@ def _counted(observation: Observation, samples: int, threads: int) -> tuple[Sear
     return _search(HardBot(seed=17, max_samples=samples, threads=threads), observation, None)
 
 
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [2, 3])
 def test_deals_drawn_ahead_and_dropped_change_no_value_nor_the_evidence(
     monkeypatch: pytest.MonkeyPatch, threads: int
 ) -> None:
@@ -88,7 +88,7 @@ def test_deals_drawn_ahead_and_dropped_change_no_value_nor_the_evidence(
     assert dropped >= 6 and weighed >= 6  # the case under test happened, with evidence read
 
 
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads", [2, 3])
 def test_pass_deals_drawn_ahead_and_dropped_leave_the_bots_random_numbers_as_they_were(
     threads: int,
 ) -> None:
@@ -99,6 +99,17 @@ def test_pass_deals_drawn_ahead_and_dropped_leave_the_bots_random_numbers_as_the
             early, state = _stopped_early(observation, calls, threads)
             assert early.samples > 0
             assert _counted(observation, early.samples, threads) == (early, state)
+
+
+def test_on_one_thread_no_deal_is_drawn_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    # One thread is one core: the search draws, values and gathers in turn, as before.
+    monkeypatch.setattr(hard, "DealReader", RecordingReader)
+    for observation in _positions("play", 3):
+        for calls in (3, 4):
+            RecordingReader.highest = -1
+            early, _ = _stopped_early(observation, calls, 1)
+            assert RecordingReader.highest == early.samples - 1
+            assert _counted(observation, early.samples, 1)[0] == early
 
 
 def test_a_batch_is_drawn_ahead_only_if_it_can_end_before_the_deadline() -> None:

@@ -73,7 +73,7 @@ def test_the_threads_tables_time_each_count_and_model_more() -> None:
     assert [row[0] for row in rows] == ["1", "2"] and rows[0][2] == "1.00×"
     assert [label for label, _, _ in p95s] == ["1 thread", "2 threads"]
     assert "Amdahl" in model_title and len(model_header) == 6
-    assert model_header[3].startswith("overlapped, c = ")
+    assert model_header[3].startswith("overlapped from 2, c = ")
     assert [row[0] for row in model_rows] == [str(n) for n in search_threads.MODEL_THREADS]
     # One thread is the measured rate: the models predict no speedup there.
     assert all(cell == "1.00×" for cell in model_rows[0][1:5])
@@ -89,12 +89,12 @@ def test_amdahls_model_and_its_inverse() -> None:
 
 
 def test_the_overlapped_model_divides_the_kernel_until_the_calling_thread_is_slower() -> None:
-    # The kernel divides while it is the slower of the two; then the calling thread sets the
-    # pace (and with a calling thread slower than the kernel, threads gain nothing).
-    assert search_threads.overlapped(0.2, 0.8, 2) == pytest.approx(2.0)
-    assert search_threads.overlapped(0.2, 0.8, 8) == pytest.approx(4.0)
-    assert search_threads.overlapped(0.6, 0.4, 4) == 1.0
+    # One thread takes c + k; from two on, the kernel divides while it is the slower of the
+    # two, then the calling thread sets the pace.
     assert search_threads.overlapped(0.2, 0.8, 1) == 1.0
+    assert search_threads.overlapped(0.2, 0.8, 2) == pytest.approx(1.0 / 0.4)
+    assert search_threads.overlapped(0.2, 0.8, 8) == pytest.approx(1.0 / 0.2)
+    assert search_threads.overlapped(0.6, 0.4, 4) == pytest.approx(1.0 / 0.6)
 
 
 @pytest.mark.parametrize(
