@@ -599,7 +599,7 @@ class HardBot:
 class _BatchSizes:
     """How many deals a search's next batch takes (``HardBot._run``).
 
-    A batch aims at ``BATCH_SECONDS`` at the pace of the last one valued (at most
+    A batch aims at ``BATCH_SECONDS`` at the pace of the last one drawn and valued (at most
     ``BATCH_DEALS`` per thread), within ``limit`` deals; with a deadline, it must end in time,
     taking at most ``DEADLINE_SHARE`` of the time left once it can start (but the deals up to
     ``least`` are drawn whatever the time).
@@ -655,7 +655,11 @@ class _BatchSizes:
     def _aim(self, drawn: int) -> int:
         size = FIRST_BATCH
         if self.value_seconds is not None:
-            size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / self.value_seconds)))
+            # One thread draws and values in turn; several overlap the two.
+            pace = self.draw_seconds + self.value_seconds
+            if self.threads > 1:
+                pace = max(self.draw_seconds, self.value_seconds)
+            size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / pace)))
         if self.limit is not None:
             size = min(size, self.limit - drawn)
         return size
