@@ -3,9 +3,9 @@
 The default is the cores this process may run on, minus one (left to the table and the other
 programs), and at least one. ``MDH_SEARCH_THREADS`` sets it: a whole number from 1 to
 ``ai.search_py.MAX_THREADS``; an invalid value is ignored with one warning, which the front
-ends show with the think config's (``ai.think.think_config_from_env``). From two threads on, the
-thread that asks for the decision draws the next deals meanwhile (``ai.hard``), so a decision
-keeps one more thread partly busy.
+ends show with the think config's (``ai.think.think_config_from_env``). From two threads on, when
+a core is left over, the thread that asks for the decision draws the next deals meanwhile
+(``ai.hard``), so a decision keeps one more thread partly busy.
 """
 
 from __future__ import annotations

@@ -30,9 +30,10 @@ random ones. All sets share the same simulated deals and passes.
 **Cores.** The deals of a batch are shared among ``threads`` threads (``ai.cores``: by
 default the cores minus one), which search them at once in the compiled kernel; each deal's
 cost depends only on the deal and its number, so the threads change how many deals fit in the
-budget, never what a given deal is worth. On two threads or more the kernel runs on a helper
-thread while the calling thread draws and weighs the next batch (``HardBot._run``); a batch
-drawn but left unvalued when time runs out is dropped, and nothing it drew is counted.
+budget, never what a given deal is worth. On two threads or more, fewer than the cores, the
+kernel runs on a helper thread while the calling thread draws and weighs the next batch
+(``HardBot._run``); a batch drawn but left unvalued when time runs out is dropped, and nothing
+it drew is counted.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken nor on the number of threads.
@@ -51,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ai.bot import Budget
-from ai.cores import threads_from_env
+from ai.cores import available_cores, threads_from_env
 from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
@@ -274,7 +275,8 @@ class HardBot:
 
         ``draw(first, size)`` draws a batch on the calling thread, ``evaluate`` values it, and
         ``gather`` adds its values to the search's on the calling thread, in deal order. On one
-        thread the three take turns on the calling thread. On several, ``evaluate`` runs on a
+        thread, or on as many threads as the process has cores, the three take turns on the
+        calling thread. Otherwise (a core is left for the drawing), ``evaluate`` runs on a
         helper thread (the kernel runs without Python's lock) and the batches overlap: while
         the helper values batch ``k``, batch ``k + 1`` waits in its queue (so the helper never
         waits for the calling thread) and the calling thread gathers batch ``k - 1`` and draws
@@ -293,9 +295,11 @@ class HardBot:
         sizes = _BatchSizes(self.threads, budget.deadline, limit, least)
         done = 0
         drawn = 0
-        if self.threads == 1:
-            # One core: draw, value and gather in turn on the calling thread (a second thread
-            # would take a core from the table, or from another game of a tournament's pool).
+        if not 1 < self.threads < available_cores():
+            # Draw, value and gather in turn on the calling thread: on one thread, a second
+            # would take a core from the table or from another game of a tournament's pool; with
+            # a thread for every core, drawing meanwhile would stop a kernel thread mid-batch
+            # (measured slower: ``docs/performance.md``).
             while not (limit is not None and done >= limit) and not (
                 done >= least and budget.expired()
             ):

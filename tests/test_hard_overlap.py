@@ -69,9 +69,15 @@ def _counted(observation: Observation, samples: int, threads: int) -> tuple[Sear
     return _search(HardBot(seed=17, max_samples=samples, threads=threads), observation, None)
 
 
+@pytest.fixture
+def many_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the search overlap its batches on any machine (it needs a core for the drawing)."""
+    monkeypatch.setattr(hard, "available_cores", lambda: 64)
+
+
 @pytest.mark.parametrize("threads", [2, 3])
 def test_deals_drawn_ahead_and_dropped_change_no_value_nor_the_evidence(
-    monkeypatch: pytest.MonkeyPatch, threads: int
+    monkeypatch: pytest.MonkeyPatch, many_cores: None, threads: int
 ) -> None:
     # Stopped after a few batches, the search has drawn deals past those it valued; it must
     # report what a search told to value exactly that many deals reports, evidence included.
@@ -90,7 +96,7 @@ def test_deals_drawn_ahead_and_dropped_change_no_value_nor_the_evidence(
 
 @pytest.mark.parametrize("threads", [2, 3])
 def test_pass_deals_drawn_ahead_and_dropped_leave_the_bots_random_numbers_as_they_were(
-    threads: int,
+    many_cores: None, threads: int
 ) -> None:
     # The pass search draws its deals from the bot's own random numbers: a batch drawn ahead
     # and dropped must leave them as a search of exactly the deals valued leaves them.
@@ -101,15 +107,20 @@ def test_pass_deals_drawn_ahead_and_dropped_leave_the_bots_random_numbers_as_the
             assert _counted(observation, early.samples, threads) == (early, state)
 
 
-def test_on_one_thread_no_deal_is_drawn_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
-    # One thread is one core: the search draws, values and gathers in turn, as before.
+@pytest.mark.parametrize(("threads", "cores"), [(1, 64), (2, 2), (4, 3)])
+def test_without_a_core_left_for_drawing_no_deal_is_drawn_ahead(
+    monkeypatch: pytest.MonkeyPatch, threads: int, cores: int
+) -> None:
+    # One thread is one core, and a thread for every core leaves none to draw on: the search
+    # draws, values and gathers in turn, as before.
     monkeypatch.setattr(hard, "DealReader", RecordingReader)
+    monkeypatch.setattr(hard, "available_cores", lambda: cores)
     for observation in _positions("play", 3):
         for calls in (3, 4):
             RecordingReader.highest = -1
-            early, _ = _stopped_early(observation, calls, 1)
+            early, _ = _stopped_early(observation, calls, threads)
             assert RecordingReader.highest == early.samples - 1
-            assert _counted(observation, early.samples, 1)[0] == early
+            assert _counted(observation, early.samples, threads)[0] == early
 
 
 def test_a_batch_is_drawn_ahead_only_if_it_can_end_before_the_deadline() -> None:
