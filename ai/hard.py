@@ -292,10 +292,11 @@ class HardBot:
         if not limits and budget.deadline is None:
             limits.append(UNTIMED_SAMPLES)
         limit = min(limits) if limits else None
-        sizes = _BatchSizes(self.threads, budget.deadline, limit, least)
+        overlap = 1 < self.threads < available_cores()
+        sizes = _BatchSizes(self.threads, budget.deadline, limit, least, overlap)
         done = 0
         drawn = 0
-        if not 1 < self.threads < available_cores():
+        if not overlap:
             # Draw, value and gather in turn on the calling thread: on one thread, a second
             # would take a core from the table or from another game of a tournament's pool; with
             # a thread for every core, drawing meanwhile would stop a kernel thread mid-batch
@@ -609,8 +610,17 @@ class _BatchSizes:
     ``least`` are drawn whatever the time).
     """
 
-    def __init__(self, threads: int, deadline: float | None, limit: int | None, least: int):
+    def __init__(
+        self,
+        threads: int,
+        deadline: float | None,
+        limit: int | None,
+        least: int,
+        overlap: bool = True,
+    ):
         self.threads = threads
+        #: Whether drawing a batch overlaps valuing the one before (else they take turns).
+        self.overlap = overlap
         self.deadline = deadline
         self.limit = limit
         self.least = least
@@ -659,9 +669,8 @@ class _BatchSizes:
     def _aim(self, drawn: int) -> int:
         size = FIRST_BATCH
         if self.value_seconds is not None:
-            # One thread draws and values in turn; several overlap the two.
             pace = self.draw_seconds + self.value_seconds
-            if self.threads > 1:
+            if self.overlap:
                 pace = max(self.draw_seconds, self.value_seconds)
             size = max(1, min(BATCH_DEALS * self.threads, int(BATCH_SECONDS / pace)))
         if self.limit is not None:
