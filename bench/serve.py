@@ -1,8 +1,9 @@
 """``python -m bench serve``: K tables of 4 scripted clients against a real ``mdhearts serve``.
 
 The server runs in its own process on a free loopback port with a new database; the clients
-run in this process (asyncio), each playing legal moves as the protocol tells it the game: a
-snapshot when a hand is dealt and when the passes are exchanged, then the events alone. At
+run in this process (asyncio), each playing legal moves as the protocol tells it the game, from
+the events alone (a seat's ``hand_started`` carries its cards, ``passes_exchanged`` the ones it
+received). At
 human pace each table makes one move a second; flat out, every move is made as soon as it may.
 Measured: the server's CPU time (its process, from /proc) per hand played, command→broadcast
 latency (a ``play`` sent until its ``card_played`` event comes back, p50 and p99), the server's
@@ -36,8 +37,10 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from ai.lifetime import ends_with_parent
 from bench import machine_info
-from core.cards import card_text, cards_of, mask_of, parse_card, suit_of
+from core.cards import TWO_OF_CLUBS, card_text, cards_of, mask_of, parse_card, suit_of
+from core.events import passes_known
 from core.kernel import legal_mask
 from core.rules import RuleSet
 
@@ -81,6 +84,7 @@ class Server:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
+            **ends_with_parent(),
         )
         if core is not None:
             os.sched_setaffinity(self.proc.pid, {core})
@@ -208,9 +212,21 @@ class Client:
     async def follow(self, event: dict[str, Any]) -> bool:
         """Update from an event; return True when the match is over."""
         kind = event["type"]
-        if kind in ("hand_started", "passes_exchanged"):
-            self.to_act = None
-            await self.send("snapshot")
+        if kind == "hand_started":
+            self.hand = mask_of(parse_card(text) for text in event["hand"])
+            self.trick, self.tricks_done, self.broken = [], 0, False
+            if event["direction"] == "hold":
+                self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
+            else:
+                await self.pace.wait()
+                await self.send("pass", cards=[card_text(c) for c in cards_of(self.hand)[:3]])
+                self.stats.moves += 1
+        elif kind == "passes_exchanged":
+            gave, sender = passes_known(self.seat, event["direction"])
+            passes = event["passes"]
+            self.hand &= ~mask_of(parse_card(text) for text in passes[gave])
+            self.hand |= mask_of(parse_card(text) for text in passes[sender])
+            self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
         elif kind == "card_played":
             card = parse_card(event["card"])
             if event["seat"] == self.seat:
@@ -404,13 +420,16 @@ def _server_timing(log: Path) -> str:
 
 
 def _line(result: dict[str, Any]) -> str:
+    per_hand = result["cpu_ms_per_hand"]
+    hand = "no hand ended" if per_hand is None else f"{per_hand} ms a hand"
     return (
         f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
         f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
         f"(the clients' {result['clients_cpu_share']:.0%}; the server's loop waited for "
         f"its core {_share(result['server_waited_share'])} of the time), "
-        f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
+        f"{result['cpu_ms_per_move']} ms a move, "
+        f"{hand}; "
         f"{result['rss_kib_per_table']} KiB a table; "
         f"{result['errors']} errors\n        server: {result['server']}"
     )

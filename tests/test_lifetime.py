@@ -16,7 +16,8 @@ from ai.lifetime import ends_with_parent
 PARENT = """
 import subprocess, sys, time
 from ai.lifetime import ends_with_parent
-child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"], **ends_with_parent())
+sleeper = [sys.executable, "-c", "import time; time.sleep(120)"]
+child = subprocess.Popen(sleeper, **ends_with_parent())
 print(child.pid, flush=True)
 time.sleep(120)
 """
@@ -34,7 +35,12 @@ def _alive(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's")
+LINUX_ONLY = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="the parent-death signal is Linux's"
+)
+
+
+@LINUX_ONLY
 def test_a_child_ends_when_its_parent_is_killed() -> None:
     parent = subprocess.Popen(
         [sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True, cwd=os.getcwd()
