@@ -78,8 +78,11 @@ def test_create_sent_twice_with_its_id_and_token_makes_one_table(
         assert again["type"] == "created" and again.get("duplicate") is True, again
         assert (again["code"], again["host_token"]) == (made["code"], token)
         # The proposed token is the host token: it starts the table.
-        started = await second.request("start", code=made["code"], host_token=token)
+        started = await second.request_with_id("go-1", "start", code=made["code"], host_token=token)
         assert started["type"] == "ack", started
+        # A create with the id the start had (a client's mistake) is not taken for a retry.
+        reused = await second.request_with_id("go-1", "create", seats=SEATS, host_token=token)
+        assert reused["type"] == "created" and "duplicate" not in reused, reused
         # The same id from a client with another token is another client's table.
         other = await second.request_with_id(
             "make-1", "create", seats=SEATS, host_token=new_token()
@@ -88,11 +91,11 @@ def test_create_sent_twice_with_its_id_and_token_makes_one_table(
         # Without a token of its own a create is not known as a retry (as documented).
         plain = [await second.request_with_id("make-2", "create", seats=SEATS) for _ in "ab"]
         await second.close()
-        return [made["code"], other["code"], *(answer["code"] for answer in plain)]
+        return [made["code"], reused["code"], other["code"], *(a["code"] for a in plain)]
 
     codes = run(scenario())
-    assert stored_codes(db) == codes and len(set(codes)) == 4
-    assert server.log.count(" created: seats ") == 4
+    assert stored_codes(db) == codes and len(set(codes)) == 5
+    assert server.log.count(" created: seats ") == 5
     assert token not in server.log
 
 
