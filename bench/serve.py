@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -135,9 +136,15 @@ class Server:
 
 @dataclass
 class Pace:
-    """When a table may make its next move (one a second at human pace)."""
+    """When a table may make its next move (one a second at human pace).
+
+    With a ``spread`` each wait is drawn from ``gap_s`` × [1 − spread, 1 + spread] (a mean of
+    ``gap_s``), as people take more or less time; with none the tables keep in step.
+    """
 
     gap_s: float
+    spread: float = 0.0
+    rng: random.Random = field(default_factory=random.Random)
     next_at: float = 0.0
 
     async def wait(self) -> None:
@@ -145,7 +152,10 @@ class Pace:
         now = time.monotonic()
         if self.next_at > now:
             await asyncio.sleep(self.next_at - now)
-        self.next_at = max(now, self.next_at) + self.gap_s
+        gap = self.gap_s
+        if self.spread:
+            gap *= self.rng.uniform(1 - self.spread, 1 + self.spread)
+        self.next_at = max(now, self.next_at) + gap
 
 
 @dataclass
@@ -293,12 +303,15 @@ async def _table(url: str, pace: Pace, stats: Stats) -> BenchTable:
     return BenchTable(host, made["code"], made["host_token"], clients)
 
 
-async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) -> dict[str, Any]:
-    """Play ``tables`` tables for ``seconds`` and return what was measured."""
+async def run_tables(
+    server: Server, tables: int, gap_s: float, seconds: float, spread: float = 0.0
+) -> dict[str, Any]:
+    """Play ``tables`` tables for ``seconds`` and return what was measured (``spread``: see
+    ``Pace``)."""
     stats = Stats()
     rss_before = server.rss_bytes()
     seated: list[BenchTable] = []
-    paces = [Pace(gap_s) for _ in range(tables)]
+    paces = [Pace(gap_s, spread, random.Random(number)) for number in range(tables)]
     for start in range(0, tables, 50):  # made 50 at a time
         seated += await asyncio.gather(
             *(_table(server.url, paces[n], stats) for n in range(start, min(tables, start + 50)))
@@ -343,6 +356,7 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     return {
         "tables": tables,
         "pace": "human" if gap_s else "flat out",
+        "spread": spread if gap_s else None,
         "seconds": round(elapsed, 1),
         "moves": moves,
         "hands": hands,
@@ -365,6 +379,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--flat-tables", type=int, default=10, help="K of the flat-out run")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of play per run")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="at human pace, draw each wait from 1 s x [1-S, 1+S] (0 to 0.9; default 0: "
+        "the tables keep in step, every hand ends at about the same time)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line per run")
     parser.add_argument(
         "--profile",
@@ -387,11 +409,15 @@ def pin_cores() -> tuple[int | None, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the flat-out run, then the human-pace runs; print each and the largest good K."""
+    if not 0.0 <= args.spread <= 0.9:
+        print("--spread must be from 0 to 0.9", file=sys.stderr)
+        return 2
     for key, value in machine_info().items():
         print(f"{key}: {value}")
     server_core, pinned = pin_cores()
     print(pinned)
     ks = [int(part) for part in str(args.tables).split(",") if part.strip()]
+    spread = args.spread
     runs = [(args.flat_tables, 0.0)] if args.flat_tables else []
     runs += [(k, 1.0) for k in ks]
     largest = None
@@ -400,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
             profile = args.profile if args.profile and gap else None
             server = Server(Path(folder), server_core, profile)
             try:
-                result = asyncio.run(run_tables(server, tables, gap, args.seconds))
+                result = asyncio.run(run_tables(server, tables, gap, args.seconds, spread))
             finally:
                 server.stop()
             result["server"] = _server_timing(Path(folder) / "server.log")
@@ -419,11 +445,16 @@ def _server_timing(log: Path) -> str:
     return "not logged"
 
 
+def _spread(spread: float | None) -> str:
+    return f" (waits 1 s ± {spread:.0%})" if spread else ""
+
+
 def _line(result: dict[str, Any]) -> str:
     per_hand = result["cpu_ms_per_hand"]
     hand = "no hand ended" if per_hand is None else f"{per_hand} ms a hand"
     return (
-        f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
+        f"{result['tables']:>5} tables {result['pace']:>8}{_spread(result['spread'])}: "
+        f"{result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
         f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
         f"(the clients' {result['clients_cpu_share']:.0%}; the server's loop waited for "

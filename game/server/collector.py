@@ -4,9 +4,14 @@ A full (oldest generation) pass of Python's cyclic collector walks every tracked
 server with hundreds of tables and thousands of connections holds millions of them: one pass
 held the loop for some 230 ms at 600 tables (``python -m bench serve``). ``ShortCollections``
 freezes what survives a full pass (``gc.freeze``: the tables and connections in use), so the
-next passes walk only what is newer; every ``thaw_every``-th pass first unfreezes everything,
-so cyclic garbage among frozen objects (a closed connection's, an unloaded table's) is still
-reclaimed, with one long pass now and then instead of every time.
+next passes walk only what is newer.
+
+Frozen objects that later become cyclic garbage (a closed connection's, an unloaded table's)
+are reclaimed only by a pass that walks everything. One is made when the frozen objects have
+grown by ``growth`` (a quarter, the share of growth Python's own collector waits for before a
+full pass) since the last such pass: everything is unfrozen, and the next full pass walks it
+all. While the server holds the same tables the frozen count barely moves, so these long
+passes are rare; while tables are being made they come at sizes growing by a quarter each.
 """
 
 from __future__ import annotations
@@ -15,17 +20,22 @@ import asyncio
 import gc
 from typing import Any
 
-#: Every this many full passes, the frozen objects are collected too.
-THAW_EVERY = 10
+#: The frozen objects may grow by this share before a full pass walks them again.
+GROWTH = 0.25
 
 
 class ShortCollections:
-    """Freeze the survivors of each full pass; thaw before every ``thaw_every``-th one."""
+    """Freeze the survivors of each full pass; walk everything again once they grew."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, thaw_every: int = THAW_EVERY) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, growth: float = GROWTH) -> None:
         self.loop = loop
-        self.thaw_every = max(1, thaw_every)
+        self.growth = max(0.0, growth)
         self.passes = 0
+        #: Full passes that walked everything (the first, and each after a thaw).
+        self.whole_passes = 0
+        #: How many objects were frozen after the last pass that walked everything.
+        self.base = 0
+        self._whole = True  # nothing is frozen yet: the next full pass walks everything
 
     def start(self) -> None:
         """Watch the collector's passes from now on."""
@@ -45,7 +55,13 @@ class ShortCollections:
         self.loop.call_soon(self._after_pass)
 
     def _after_pass(self) -> None:
-        if self.passes % self.thaw_every == self.thaw_every - 1:
-            gc.unfreeze()  # the next full pass walks everything, frozen garbage included
-        else:
+        if self._whole:  # this pass walked everything: freeze it all and measure from here
+            self.whole_passes += 1
+            self._whole = False
             gc.freeze()
+            self.base = gc.get_freeze_count()
+            return
+        gc.freeze()
+        if gc.get_freeze_count() > self.base * (1 + self.growth):
+            gc.unfreeze()  # the next full pass walks everything, frozen garbage included
+            self._whole = True

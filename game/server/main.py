@@ -209,7 +209,11 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             await stop.wait()
             collections.close()
             timing.close()
-            log.info("stopping; %s", timing.summary())
+            log.info(
+                "stopping; %s (%d of them walked every object)",
+                timing.summary(),
+                collections.whole_passes,
+            )
             poller.cancel()
             lag.cancel()
             server.close(close_connections=False)
