@@ -74,7 +74,8 @@ class RemoteSeat:
         for attempt, wait in enumerate((0.0, *BACKOFF_S)):
             time.sleep(wait)
             try:
-                self.ws = connect(self.url, open_timeout=10, max_size=2**22)
+                # Entered as a context (websockets deprecates a bare connect); ``close`` ends it.
+                self.ws = connect(self.url, open_timeout=10, max_size=2**22).__enter__()
                 break
             except (OSError, InvalidHandshake, TimeoutError) as error:
                 if attempt == len(BACKOFF_S):
