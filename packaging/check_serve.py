@@ -4,7 +4,7 @@
 As a player would, with a temporary ``MDH_HOME`` and database:
 
 - ``PROGRAM serve`` on a free loopback port must say where it listens, with a bot worker
-  process running beside it;
+  process running beside it, the same one until the match is over;
 - ``PROGRAM cli --server URL`` creates a table with three bots and a match of one hand, joins
   it, starts it, passes three cards and plays every turn with the first card of the status's
   ``legal``, until the match is over; ``record`` must then give the match's record;
@@ -207,12 +207,14 @@ def check_serve(program: Path, work: Path) -> None:
     server = Server(program, db, work / "serve.log", env)
     try:
         url = server.wait_listening()
-        if not server.workers():
+        workers = server.workers()
+        if not workers:
             raise CheckFailed(f"serve runs no bot worker process: {server.members()}")
-        print(f"ok: serve listens on {url}, its bot worker runs")
+        print(f"ok: serve listens on {url}, its bot worker runs (process {workers[0]})")
         match = play_match(program, url, env)
-        if not server.workers():
-            raise CheckFailed("the bot worker process is gone after the match")
+        # A worker that fails is replaced, or given up on (moves then come from a fallback).
+        if server.workers() != workers:
+            raise CheckFailed(f"the bot worker {workers} did not last: {server.members()}")
         status = server.stop(signal.SIGTERM)
         log = server.text()
         stopped = STOPPED.search(log)
