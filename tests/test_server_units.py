@@ -201,3 +201,25 @@ def test_survivors_of_a_full_collection_are_frozen_and_walked_again_once_they_gr
     assert thawed == 0, "grown frozen objects are never walked again"
     assert frozen_again > first
     assert whole == 2
+
+
+def test_a_replaced_or_failing_bot_worker_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    from ai.worker import MAX_FAILED_STARTS
+
+    bots = ServerBots(100.0, workers=2)  # never started: no process, polls find nothing
+    try:
+        with caplog.at_level("WARNING", logger="mdhearts.serve"):
+            bots.poll()
+            assert caplog.messages == []
+            bots.workers[1].restarts = 1
+            bots.poll()
+            bots.poll()
+            assert caplog.messages == ["bot worker 1 ended and was started again"]
+            bots.workers[0]._failed_starts = MAX_FAILED_STARTS
+            bots.poll()
+            bots.poll()
+        assert caplog.messages[1:] == [
+            "bot worker 0 keeps failing to start: bots play fallback moves"
+        ]
+    finally:
+        bots.close()
