@@ -108,7 +108,7 @@ def test_at_least_two_stay_unless_one_is_best_by_a_wide_margin() -> None:
     assert racing.contenders([near[0], near[2]], [0, 1], alone=math.inf) == [0, 1]
 
 
-def test_the_best_is_the_lowest_total_and_ties_keep_the_earlier_slot() -> None:
+def test_the_best_is_the_lowest_total_and_its_equals_stay() -> None:
     same = [3, 1, 4, 1, 5] * 20
     worse = [cost + 9 for cost in same]
     assert racing.contenders([worse, same, worse, same], [0, 1, 2, 3]) == [1, 3]
