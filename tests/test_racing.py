@@ -92,7 +92,7 @@ def test_the_common_luck_of_a_deal_cancels_out() -> None:
     by_deal = [_costs(rng, 0, 1), _costs(rng, 1, 1)]
     assert statistics.stdev(by_deal[0]) > 10
     assert racing.contenders(by_deal, [0, 1], alone=math.inf) == [0, 1]
-    assert racing.contenders(by_deal + [_costs(rng, 0, 1)], [0, 1, 2]) == [0, 2]
+    assert racing.contenders([*by_deal, _costs(rng, 0, 1)], [0, 1, 2]) == [0, 2]
 
 
 def test_at_least_two_stay_unless_one_is_best_by_a_wide_margin() -> None:
