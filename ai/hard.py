@@ -11,7 +11,9 @@ when a decision may take ``DEEP_MS`` or more, rollouts end in an exact search fr
 legal card out (``ai.search_py``, "Looking ahead") rather than by the policy. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
-wins (ties go to the lower card).
+wins (ties go to the lower card). In its own decisions (not ``play_values``, nor an exact
+search) the cards race (``ai.racing``): at set deal numbers the cards clearly worse than the
+best drop out, and the later deals go to the cards still in contention.
 
 **Cost** (``ai.search_py``), lower is better: own hand points minus the mean of the others', so
 shooting the moon counts −26 and letting someone else shoot it +8⅔, plus ``MATCH_WEIGHT`` when
@@ -53,6 +55,7 @@ from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
 from ai.outcomes import Outcome
 from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
+from ai.racing import check_points, contenders
 from ai.sampler import DealSampler
 from ai.search import (
     TALLY_SIZE,
@@ -291,7 +294,7 @@ class HardBot:
         if len(legal) == 1:
             self.last_decision = _decision(0, 0, {}, card_text(legal[0]), exact)
             return legal[0]
-        values = self._play_values(observation, legal, budget, 0)
+        values = self._play_values(observation, legal, budget, 0, race=True)
         if values.samples == 0:
             hands = [0, 0, 0, 0]
             hands[observation.seat] = observation.hand
@@ -300,13 +303,16 @@ class HardBot:
             return card
         best = values.best()
         labels = [card_text(card) for card in legal]
+        runs = [values.runs_of(slot) for slot in range(len(legal))]
         self.last_decision = _decision(
             values.samples,
-            values.runs * len(legal),
-            _mean_values(labels, values.totals, values.runs),
+            sum(runs),
+            _mean_values(labels, values.totals, runs),
             labels[best],
             exact,
         )
+        if values.deals:
+            self.last_decision["deals"] = dict(zip(labels, values.deals, strict=True))
         if values.evidence is not None:
             self.last_decision["evidence"] = round(values.evidence, 3)
         return legal[best]
@@ -326,9 +332,15 @@ class HardBot:
         return self._play_values(observation, legal, self._budget(budget), min_samples)
 
     def _play_values(
-        self, observation: Observation, legal: Sequence[int], budget: Budget, least: int
+        self,
+        observation: Observation,
+        legal: Sequence[int],
+        budget: Budget,
+        least: int,
+        race: bool = False,
     ) -> SearchValues:
         exact = count(observation.hand) <= EXACT_CARDS
+        race = race and not exact
         knowledge = read_knowledge(observation)
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
@@ -347,23 +359,29 @@ class HardBot:
         tallies = [0] * (width * TALLY_SIZE)
         deep = is_deep(budget)
         leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
+        # The slots still in contention (all of them unless racing, ``ai.racing``).
+        alive = list(range(width))
 
         def batch(first: int, size: int) -> None:
             deals = reader.draw(first, size)
-            costs, counts = evaluate_detail(
-                deals,
-                table,
-                legal,
-                self.rollouts,
-                seed,
-                first,
-                EXACT_CARDS,
-                goal,
-                leaf,
-                deep,
-                self.threads,
-            )
-            gather(by_deal, tallies, costs, counts, 0)
+            parts = check_points(first, size) if race else [(first, first + size, False)]
+            for start, end, check in parts:
+                costs, counts = evaluate_detail(
+                    deals[start - first : end - first],
+                    table,
+                    [legal[slot] for slot in alive],
+                    self.rollouts,
+                    seed,
+                    start,
+                    EXACT_CARDS,
+                    goal,
+                    leaf,
+                    deep,
+                    self.threads,
+                )
+                gather(by_deal, tallies, costs, counts, 0, alive)
+                if check:
+                    alive[:] = contenders(by_deal, alive)
 
         # An exact search gives the same answer on the same deal: a few passes over a small
         # set of deals measure it as well as any number of samples.
@@ -381,6 +399,7 @@ class HardBot:
             _split(tallies, width),
             table.flags,
             goal.match_weight,
+            tuple(len(costs) for costs in by_deal) if race else (),
         )
 
     # -- passing -------------------------------------------------------------------------------
@@ -397,7 +416,9 @@ class HardBot:
         self.last_decision = _decision(
             values.samples,
             values.runs * len(candidates),
-            _mean_values(labels, values.totals, values.runs) if values.samples else {},
+            _mean_values(labels, values.totals, [values.runs] * len(labels))
+            if values.samples
+            else {},
             labels[best],
             False,
         )
@@ -499,7 +520,8 @@ class SearchValues:
     ``candidates`` hold one card each in play, three in a pass; ``totals`` are their summed
     costs in cost units (three to a point of Diff); ``samples`` counts the deals and ``runs``
     the playouts per candidate (0 when nothing was measured); ``exact`` says whether the
-    endgame was searched exactly.
+    endgame was searched exactly. After a race (``deals`` not empty) a candidate that dropped
+    out was measured on the first ``deals[slot]`` deals only, and ``runs_of`` its playouts.
     """
 
     candidates: tuple[tuple[int, ...], ...]
@@ -518,14 +540,24 @@ class SearchValues:
     #: The rules' flags and the match weight the costs were measured with.
     flags: int = 0
     match_weight: int = 0
+    #: Per candidate, how many deals measured it (empty: all ``samples``, as without a race).
+    deals: tuple[int, ...] = ()
+
+    def runs_of(self, slot: int) -> int:
+        """Return how many playouts measured a candidate (``runs`` unless it dropped out)."""
+        if not self.deals or self.samples == 0:
+            return self.runs
+        return self.runs // self.samples * self.deals[slot]
 
     def best(self) -> int:
-        """Return the slot of the lowest total cost (ties: the earliest candidate)."""
-        return min(range(len(self.totals)), key=lambda slot: self.totals[slot])
+        """Return the slot of the lowest total cost among the candidates measured on every
+        deal (ties: the earliest candidate)."""
+        slots = [slot for slot in range(len(self.totals)) if self.runs_of(slot) == self.runs]
+        return min(slots, key=lambda slot: self.totals[slot])
 
     def outcome(self, slot: int) -> Outcome:
         """Return what a candidate's runs led to (``ai.outcomes``)."""
-        return Outcome(self.runs, self.tallies[slot], self.flags, self.match_weight)
+        return Outcome(self.runs_of(slot), self.tallies[slot], self.flags, self.match_weight)
 
     def paired(self, slot: int, other: int) -> tuple[float, float]:
         """Return how much more ``slot`` costs than ``other`` on average, in points of Diff,
@@ -534,7 +566,10 @@ class SearchValues:
         if self.runs == 0 or not self.by_deal:
             raise ValueError("nothing was measured deal by deal")
         per_deal = self.runs // self.samples
-        differences = [a - b for a, b in zip(self.by_deal[slot], self.by_deal[other], strict=True)]
+        # A candidate that dropped out of a race was measured on the first deals only.
+        both = min(len(self.by_deal[slot]), len(self.by_deal[other]))
+        pairs = zip(self.by_deal[slot][:both], self.by_deal[other][:both], strict=True)
+        differences = [a - b for a, b in pairs]
         scale = 3 * per_deal
         count = len(differences)
         mean = sum(differences) / count
@@ -547,7 +582,7 @@ class SearchValues:
         """Return a candidate's mean cost in points of Diff for the hand (lower is better)."""
         if self.runs == 0:
             raise ValueError("nothing was measured")
-        return self.totals[slot] / self.runs / 3
+        return self.totals[slot] / self.runs_of(slot) / 3
 
 
 def gather(
@@ -556,15 +591,17 @@ def gather(
     costs: Sequence[int],
     counts: Sequence[int],
     first: int,
+    slots: Sequence[int] | None = None,
 ) -> None:
-    """Add what ``evaluate_detail`` returned for candidates ``first``.. to a search's results:
-    each candidate's costs deal by deal to ``by_deal``, its tallies to the flat ``tallies``."""
+    """Add what ``evaluate_detail`` returned for candidates ``first``.. (or for the candidates
+    at ``slots``, in their order) to a search's results: each candidate's costs deal by deal
+    to ``by_deal``, its tallies to the flat ``tallies``."""
     width = len(counts) // TALLY_SIZE
-    for slot in range(width):
-        by_deal[first + slot] += costs[slot::width]
-    start = first * TALLY_SIZE
-    for index, number in enumerate(counts):
-        tallies[start + index] += number
+    for index in range(width):
+        slot = first + index if slots is None else slots[index]
+        by_deal[slot] += costs[index::width]
+        for offset in range(TALLY_SIZE):
+            tallies[slot * TALLY_SIZE + offset] += counts[index * TALLY_SIZE + offset]
 
 
 def _split(flat: Sequence[int], width: int) -> tuple[tuple[int, ...], ...]:
@@ -572,9 +609,15 @@ def _split(flat: Sequence[int], width: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(flat[slot * TALLY_SIZE : (slot + 1) * TALLY_SIZE]) for slot in range(width))
 
 
-def _mean_values(labels: Sequence[str], totals: Sequence[int], runs: int) -> dict[str, float]:
-    """Return each candidate's mean cost in points of Diff (a cost unit is a third of one)."""
-    return {label: round(total / runs / 3, 3) for label, total in zip(labels, totals, strict=True)}
+def _mean_values(
+    labels: Sequence[str], totals: Sequence[int], runs: Sequence[int]
+) -> dict[str, float]:
+    """Return each candidate's mean cost in points of Diff over its own ``runs`` (a cost unit is
+    a third of one)."""
+    return {
+        label: round(total / number / 3, 3)
+        for label, total, number in zip(labels, totals, runs, strict=True)
+    }
 
 
 def _decision(
