@@ -180,7 +180,7 @@ def test_survivors_of_a_full_collection_are_frozen_and_walked_again_once_they_gr
         return gc.get_freeze_count()
 
     async def scenario() -> list[int]:
-        collections = ShortCollections(asyncio.get_running_loop(), growth=0.25)
+        collections = ShortCollections(asyncio.get_running_loop(), growth=0.25, interval_s=0)
         collections.start()
         try:
             counts = [await full_pass()]  # the first pass walks everything, then freezes it
@@ -201,6 +201,42 @@ def test_survivors_of_a_full_collection_are_frozen_and_walked_again_once_they_gr
     assert thawed == 0, "grown frozen objects are never walked again"
     assert frozen_again > first
     assert whole == 2
+
+
+def test_a_pass_over_every_object_waits_for_its_interval() -> None:
+    import gc
+
+    from game.server.collector import ShortCollections
+
+    now = [1000.0]
+    kept: list[list[object]] = []
+
+    async def full_pass() -> int:
+        gc.collect()
+        await asyncio.sleep(0)
+        return gc.get_freeze_count()
+
+    async def scenario() -> tuple[int, int, int]:
+        collections = ShortCollections(
+            asyncio.get_running_loop(), growth=0.25, interval_s=600, clock=lambda: now[0]
+        )
+        collections.start()
+        try:
+            first = await full_pass()  # walks everything at 1000 s
+            kept.append([[n] for n in range(first)])
+            now[0] += 599  # grown by far more than a quarter, but within the interval
+            within = await full_pass()
+            now[0] += 1
+            after = await full_pass()  # the interval is over: unfrozen for a whole pass
+            found, ms = collections.sweep()
+            assert found >= 0 and ms >= 0
+        finally:
+            collections.close()
+        return first, within, after
+
+    first, within, after = asyncio.run(scenario())
+    assert within > first, "a pass within the interval unfroze everything"
+    assert after == 0, "after the interval, grown frozen objects are not walked again"
 
 
 def test_a_replaced_or_failing_bot_worker_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
