@@ -11,7 +11,9 @@ when a decision may take ``DEEP_MS`` or more, rollouts end in an exact search fr
 legal card out (``ai.search_py``, "Looking ahead") rather than by the policy. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
-wins (ties go to the lower card).
+wins (ties go to the lower card). In its own decisions (not ``play_values``, nor an exact
+search) the cards race (``ai.racing``): at set deal numbers the cards clearly worse than the
+best drop out, and the later deals go to the cards still in contention.
 
 **Cost** (``ai.search_py``), lower is better: own hand points minus the mean of the others', so
 shooting the moon counts −26 and letting someone else shoot it +8⅔, plus ``MATCH_WEIGHT`` when
@@ -58,6 +60,7 @@ from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
 from ai.outcomes import Outcome
 from ai.passing import HEART_DANGER, exchange, expected_pass, pass_danger
+from ai.racing import contenders, next_check
 from ai.sampler import DealSampler
 from ai.search import (
     TALLY_SIZE,
@@ -270,6 +273,7 @@ class HardBot:
         cap: int | None = None,
         least: int = 0,
         drop: Callable[[DrawnT], None] | None = None,
+        barrier: Callable[[int], int] | None = None,
     ) -> int:
         """Value deals ``0``, ``1``, .. in batches until done or out of time; return how many.
 
@@ -284,6 +288,11 @@ class HardBot:
         of time for, and any after it, is never valued but handed back to ``drop`` (if given),
         so the result depends on the deals valued alone.
 
+        With a ``barrier`` (the first barrier after a deal number: the checks of a race,
+        ``ai.racing.next_check``), no batch spans a barrier, and a batch ending at one is
+        gathered before the next is valued (it may be drawn meanwhile), so ``evaluate`` sees
+        what ``gather`` made of every deal before the barrier.
+
         Stops at ``max_samples`` or ``cap`` deals (``UNTIMED_SAMPLES`` when nothing else bounds
         the search), but not for the budget before ``least`` deals; batch sizes follow the
         measured time per deal (``_BatchSizes``).
@@ -293,6 +302,10 @@ class HardBot:
             limits.append(UNTIMED_SAMPLES)
         limit = min(limits) if limits else None
         overlap = 1 < self.threads < available_cores()
+
+        def fenced(first: int, size: int) -> int:
+            return size if barrier is None else min(size, barrier(first) - first)
+
         sizes = _BatchSizes(self.threads, budget.deadline, limit, least, overlap)
         done = 0
         drawn = 0
@@ -304,7 +317,7 @@ class HardBot:
             while not (limit is not None and done >= limit) and not (
                 done >= least and budget.expired()
             ):
-                size = sizes.now(done)
+                size = fenced(done, sizes.now(done))
                 start = time.perf_counter()
                 batch = draw(done, size)
                 middle = time.perf_counter()
@@ -327,29 +340,43 @@ class HardBot:
 
         queued: collections.deque[tuple[int, int, DrawnT, Future[tuple[ValuedT, float] | None]]]
         queued = collections.deque()
+        # A batch drawn after one that ends at a barrier, waiting for that one's gathering.
+        held: tuple[int, int, DrawnT] | None = None
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="mdh-batch") as helper:
 
-            def queue(size: int) -> None:
-                nonlocal drawn
-                start = time.perf_counter()
-                batch = draw(drawn, size)
-                sizes.drawn(size, time.perf_counter() - start)
+            def submit(first: int, size: int, batch: DrawnT) -> None:
                 sizes.started(size)
-                queued.append((drawn, size, batch, helper.submit(valued, drawn, batch)))
+                queued.append((first, size, batch, helper.submit(valued, first, batch)))
+
+            def queue(size: int) -> None:
+                nonlocal drawn, held
+                first = drawn
+                size = fenced(first, size)
+                start = time.perf_counter()
+                batch = draw(first, size)
+                sizes.drawn(size, time.perf_counter() - start)
                 drawn += size
+                last = queued[-1] if queued else None
+                if last is not None and barrier is not None and barrier(last[0]) == first:
+                    held = first, size, batch
+                else:
+                    submit(first, size, batch)
 
             try:
                 while True:
-                    if not queued:
+                    if not queued and held is None:
                         if (limit is not None and done >= limit) or (
                             done >= least and budget.expired()
                         ):
                             break
                         queue(sizes.now(drawn))
-                    if len(queued) == 1:
+                    if len(queued) == 1 and held is None:
                         size = sizes.ahead(drawn)
                         if size > 0:
                             queue(size)
+                    if not queued and held is not None:
+                        submit(*held)
+                        held = None
                     first, size, batch, future = queued.popleft()
                     outcome = future.result()
                     if outcome is None:
@@ -361,6 +388,9 @@ class HardBot:
                     sizes.valued(size, seconds)
                     done += size
                     gather(batch, values)
+                    if held is not None and not queued:
+                        submit(*held)
+                        held = None
             finally:
                 halted = True  # a batch still queued (after an error) is not valued
         return done
@@ -377,7 +407,7 @@ class HardBot:
         if len(legal) == 1:
             self.last_decision = _decision(0, 0, {}, card_text(legal[0]), exact)
             return legal[0]
-        values = self._play_values(observation, legal, budget, 0)
+        values = self._play_values(observation, legal, budget, 0, race=True)
         if values.samples == 0:
             hands = [0, 0, 0, 0]
             hands[observation.seat] = observation.hand
@@ -386,13 +416,16 @@ class HardBot:
             return card
         best = values.best()
         labels = [card_text(card) for card in legal]
+        runs = [values.runs_of(slot) for slot in range(len(legal))]
         self.last_decision = _decision(
             values.samples,
-            values.runs * len(legal),
-            _mean_values(labels, values.totals, values.runs),
+            sum(runs),
+            _mean_values(labels, values.totals, runs),
             labels[best],
             exact,
         )
+        if values.deals:
+            self.last_decision["deals"] = dict(zip(labels, values.deals, strict=True))
         if values.evidence is not None:
             self.last_decision["evidence"] = round(values.evidence, 3)
         return legal[best]
@@ -412,9 +445,15 @@ class HardBot:
         return self._play_values(observation, legal, self._budget(budget), min_samples)
 
     def _play_values(
-        self, observation: Observation, legal: Sequence[int], budget: Budget, least: int
+        self,
+        observation: Observation,
+        legal: Sequence[int],
+        budget: Budget,
+        least: int,
+        race: bool = False,
     ) -> SearchValues:
         exact = count(observation.hand) <= EXACT_CARDS
+        race = race and not exact
         knowledge = read_knowledge(observation)
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
@@ -433,16 +472,23 @@ class HardBot:
         tallies = [0] * (width * TALLY_SIZE)
         deep = is_deep(budget)
         leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
+        # The slots still in contention (all of them unless racing, ``ai.racing``).
+        alive = list(range(width))
 
         def draw(first: int, size: int) -> tuple[int, list[tuple[int, int, int, int]]]:
             return first, reader.draw(first, size)
 
-        def evaluate(drawn: tuple[int, list[tuple[int, int, int, int]]]) -> Detail:
+        def evaluate(
+            drawn: tuple[int, list[tuple[int, int, int, int]]],
+        ) -> tuple[Detail, list[int]]:
+            # The candidates still in contention: a batch ending at a check point is gathered
+            # before the next is valued (``_run``'s ``barrier``), so they are its own.
             first, deals = drawn
-            return evaluate_detail(
+            slots = list(alive)
+            detail = evaluate_detail(
                 deals,
                 table,
-                legal,
+                [legal[slot] for slot in slots],
                 self.rollouts,
                 seed,
                 first,
@@ -452,14 +498,23 @@ class HardBot:
                 deep,
                 self.threads,
             )
+            return detail, slots
 
-        def add(_: object, detail: Detail) -> None:
-            gather(by_deal, tallies, detail[0], detail[1], 0)
+        def add(
+            drawn: tuple[int, list[tuple[int, int, int, int]]], valued: tuple[Detail, list[int]]
+        ) -> None:
+            (costs, counts), slots = valued
+            gather(by_deal, tallies, costs, counts, 0, slots)
+            first, deals = drawn
+            if race and first + len(deals) == next_check(first):
+                alive[:] = contenders(by_deal, alive)
 
         # An exact search gives the same answer on the same deal: a few passes over a small
         # set of deals measure it as well as any number of samples.
         cap = EXACT_COVERAGE * sampler.deal_count if exact else None
-        samples = self._run(budget, draw, evaluate, add, cap, least)
+        samples = self._run(
+            budget, draw, evaluate, add, cap, least, barrier=next_check if race else None
+        )
         runs = samples * (1 if exact else self.rollouts)
         return SearchValues(
             tuple((card,) for card in legal),
@@ -472,6 +527,7 @@ class HardBot:
             _split(tallies, width),
             table.flags,
             goal.match_weight,
+            tuple(len(costs) for costs in by_deal) if race else (),
         )
 
     # -- passing -------------------------------------------------------------------------------
@@ -488,7 +544,9 @@ class HardBot:
         self.last_decision = _decision(
             values.samples,
             values.runs * len(candidates),
-            _mean_values(labels, values.totals, values.runs) if values.samples else {},
+            _mean_values(labels, values.totals, [values.runs] * len(labels))
+            if values.samples
+            else {},
             labels[best],
             False,
         )
@@ -685,7 +743,8 @@ class SearchValues:
     ``candidates`` hold one card each in play, three in a pass; ``totals`` are their summed
     costs in cost units (three to a point of Diff); ``samples`` counts the deals and ``runs``
     the playouts per candidate (0 when nothing was measured); ``exact`` says whether the
-    endgame was searched exactly.
+    endgame was searched exactly. After a race (``deals`` not empty) a candidate that dropped
+    out was measured on the first ``deals[slot]`` deals only, and ``runs_of`` its playouts.
     """
 
     candidates: tuple[tuple[int, ...], ...]
@@ -704,14 +763,24 @@ class SearchValues:
     #: The rules' flags and the match weight the costs were measured with.
     flags: int = 0
     match_weight: int = 0
+    #: Per candidate, how many deals measured it (empty: all ``samples``, as without a race).
+    deals: tuple[int, ...] = ()
+
+    def runs_of(self, slot: int) -> int:
+        """Return how many playouts measured a candidate (``runs`` unless it dropped out)."""
+        if not self.deals or self.samples == 0:
+            return self.runs
+        return self.runs // self.samples * self.deals[slot]
 
     def best(self) -> int:
-        """Return the slot of the lowest total cost (ties: the earliest candidate)."""
-        return min(range(len(self.totals)), key=lambda slot: self.totals[slot])
+        """Return the slot of the lowest total cost among the candidates measured on every
+        deal (ties: the earliest candidate)."""
+        slots = [slot for slot in range(len(self.totals)) if self.runs_of(slot) == self.runs]
+        return min(slots, key=lambda slot: self.totals[slot])
 
     def outcome(self, slot: int) -> Outcome:
         """Return what a candidate's runs led to (``ai.outcomes``)."""
-        return Outcome(self.runs, self.tallies[slot], self.flags, self.match_weight)
+        return Outcome(self.runs_of(slot), self.tallies[slot], self.flags, self.match_weight)
 
     def paired(self, slot: int, other: int) -> tuple[float, float]:
         """Return how much more ``slot`` costs than ``other`` on average, in points of Diff,
@@ -720,7 +789,10 @@ class SearchValues:
         if self.runs == 0 or not self.by_deal:
             raise ValueError("nothing was measured deal by deal")
         per_deal = self.runs // self.samples
-        differences = [a - b for a, b in zip(self.by_deal[slot], self.by_deal[other], strict=True)]
+        # A candidate that dropped out of a race was measured on the first deals only.
+        both = min(len(self.by_deal[slot]), len(self.by_deal[other]))
+        pairs = zip(self.by_deal[slot][:both], self.by_deal[other][:both], strict=True)
+        differences = [a - b for a, b in pairs]
         scale = 3 * per_deal
         count = len(differences)
         mean = sum(differences) / count
@@ -733,7 +805,7 @@ class SearchValues:
         """Return a candidate's mean cost in points of Diff for the hand (lower is better)."""
         if self.runs == 0:
             raise ValueError("nothing was measured")
-        return self.totals[slot] / self.runs / 3
+        return self.totals[slot] / self.runs_of(slot) / 3
 
 
 def gather(
@@ -742,15 +814,17 @@ def gather(
     costs: Sequence[int],
     counts: Sequence[int],
     first: int,
+    slots: Sequence[int] | None = None,
 ) -> None:
-    """Add what ``evaluate_detail`` returned for candidates ``first``.. to a search's results:
-    each candidate's costs deal by deal to ``by_deal``, its tallies to the flat ``tallies``."""
+    """Add what ``evaluate_detail`` returned for candidates ``first``.. (or for the candidates
+    at ``slots``, in their order) to a search's results: each candidate's costs deal by deal
+    to ``by_deal``, its tallies to the flat ``tallies``."""
     width = len(counts) // TALLY_SIZE
-    for slot in range(width):
-        by_deal[first + slot] += costs[slot::width]
-    start = first * TALLY_SIZE
-    for index, number in enumerate(counts):
-        tallies[start + index] += number
+    for index in range(width):
+        slot = first + index if slots is None else slots[index]
+        by_deal[slot] += costs[index::width]
+        for offset in range(TALLY_SIZE):
+            tallies[slot * TALLY_SIZE + offset] += counts[index * TALLY_SIZE + offset]
 
 
 def _split(flat: Sequence[int], width: int) -> tuple[tuple[int, ...], ...]:
@@ -758,9 +832,15 @@ def _split(flat: Sequence[int], width: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(flat[slot * TALLY_SIZE : (slot + 1) * TALLY_SIZE]) for slot in range(width))
 
 
-def _mean_values(labels: Sequence[str], totals: Sequence[int], runs: int) -> dict[str, float]:
-    """Return each candidate's mean cost in points of Diff (a cost unit is a third of one)."""
-    return {label: round(total / runs / 3, 3) for label, total in zip(labels, totals, strict=True)}
+def _mean_values(
+    labels: Sequence[str], totals: Sequence[int], runs: Sequence[int]
+) -> dict[str, float]:
+    """Return each candidate's mean cost in points of Diff over its own ``runs`` (a cost unit is
+    a third of one)."""
+    return {
+        label: round(total / number / 3, 3)
+        for label, total, number in zip(labels, totals, runs, strict=True)
+    }
 
 
 def _decision(

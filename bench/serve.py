@@ -1,8 +1,9 @@
 """``python -m bench serve``: K tables of 4 scripted clients against a real ``mdhearts serve``.
 
 The server runs in its own process on a free loopback port with a new database; the clients
-run in this process (asyncio), each playing legal moves as the protocol tells it the game: a
-snapshot when a hand is dealt and when the passes are exchanged, then the events alone. At
+run in this process (asyncio), each playing legal moves as the protocol tells it the game, from
+the events alone (a seat's ``hand_started`` carries its cards, ``passes_exchanged`` the ones it
+received). At
 human pace each table makes one move a second; flat out, every move is made as soon as it may.
 Measured: the server's CPU time (its process, from /proc) per hand played, command→broadcast
 latency (a ``play`` sent until its ``card_played`` event comes back, p50 and p99), the server's
@@ -23,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -36,8 +38,10 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from ai.lifetime import ends_with_parent
 from bench import machine_info
-from core.cards import card_text, cards_of, mask_of, parse_card, suit_of
+from core.cards import TWO_OF_CLUBS, card_text, cards_of, mask_of, parse_card, suit_of
+from core.events import passes_known
 from core.kernel import legal_mask
 from core.rules import RuleSet
 
@@ -81,6 +85,7 @@ class Server:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=self.log,
+            **ends_with_parent(),
         )
         if core is not None:
             os.sched_setaffinity(self.proc.pid, {core})
@@ -131,9 +136,15 @@ class Server:
 
 @dataclass
 class Pace:
-    """When a table may make its next move (one a second at human pace)."""
+    """When a table may make its next move (one a second at human pace).
+
+    With a ``spread`` each wait is drawn from ``gap_s`` × [1 − spread, 1 + spread] (a mean of
+    ``gap_s``), as people take more or less time; with none the tables keep in step.
+    """
 
     gap_s: float
+    spread: float = 0.0
+    rng: random.Random = field(default_factory=random.Random)
     next_at: float = 0.0
 
     async def wait(self) -> None:
@@ -141,7 +152,10 @@ class Pace:
         now = time.monotonic()
         if self.next_at > now:
             await asyncio.sleep(self.next_at - now)
-        self.next_at = max(now, self.next_at) + self.gap_s
+        gap = self.gap_s
+        if self.spread:
+            gap *= self.rng.uniform(1 - self.spread, 1 + self.spread)
+        self.next_at = max(now, self.next_at) + gap
 
 
 @dataclass
@@ -208,9 +222,21 @@ class Client:
     async def follow(self, event: dict[str, Any]) -> bool:
         """Update from an event; return True when the match is over."""
         kind = event["type"]
-        if kind in ("hand_started", "passes_exchanged"):
-            self.to_act = None
-            await self.send("snapshot")
+        if kind == "hand_started":
+            self.hand = mask_of(parse_card(text) for text in event["hand"])
+            self.trick, self.tricks_done, self.broken = [], 0, False
+            if event["direction"] == "hold":
+                self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
+            else:
+                await self.pace.wait()
+                await self.send("pass", cards=[card_text(c) for c in cards_of(self.hand)[:3]])
+                self.stats.moves += 1
+        elif kind == "passes_exchanged":
+            gave, sender = passes_known(self.seat, event["direction"])
+            passes = event["passes"]
+            self.hand &= ~mask_of(parse_card(text) for text in passes[gave])
+            self.hand |= mask_of(parse_card(text) for text in passes[sender])
+            self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
         elif kind == "card_played":
             card = parse_card(event["card"])
             if event["seat"] == self.seat:
@@ -277,12 +303,15 @@ async def _table(url: str, pace: Pace, stats: Stats) -> BenchTable:
     return BenchTable(host, made["code"], made["host_token"], clients)
 
 
-async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) -> dict[str, Any]:
-    """Play ``tables`` tables for ``seconds`` and return what was measured."""
+async def run_tables(
+    server: Server, tables: int, gap_s: float, seconds: float, spread: float = 0.0
+) -> dict[str, Any]:
+    """Play ``tables`` tables for ``seconds`` and return what was measured (``spread``: see
+    ``Pace``)."""
     stats = Stats()
     rss_before = server.rss_bytes()
     seated: list[BenchTable] = []
-    paces = [Pace(gap_s) for _ in range(tables)]
+    paces = [Pace(gap_s, spread, random.Random(number)) for number in range(tables)]
     for start in range(0, tables, 50):  # made 50 at a time
         seated += await asyncio.gather(
             *(_table(server.url, paces[n], stats) for n in range(start, min(tables, start + 50)))
@@ -327,6 +356,7 @@ async def run_tables(server: Server, tables: int, gap_s: float, seconds: float) 
     return {
         "tables": tables,
         "pace": "human" if gap_s else "flat out",
+        "spread": spread if gap_s else None,
         "seconds": round(elapsed, 1),
         "moves": moves,
         "hands": hands,
@@ -349,6 +379,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--flat-tables", type=int, default=10, help="K of the flat-out run")
     parser.add_argument("--seconds", type=float, default=15.0, help="seconds of play per run")
+    parser.add_argument(
+        "--spread",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="at human pace, draw each wait from 1 s x [1-S, 1+S] (0 to 0.9; default 0: "
+        "the tables keep in step, every hand ends at about the same time)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line per run")
     parser.add_argument(
         "--profile",
@@ -371,11 +409,15 @@ def pin_cores() -> tuple[int | None, str]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the flat-out run, then the human-pace runs; print each and the largest good K."""
+    if not 0.0 <= args.spread <= 0.9:
+        print("--spread must be from 0 to 0.9", file=sys.stderr)
+        return 2
     for key, value in machine_info().items():
         print(f"{key}: {value}")
     server_core, pinned = pin_cores()
     print(pinned)
     ks = [int(part) for part in str(args.tables).split(",") if part.strip()]
+    spread = args.spread
     runs = [(args.flat_tables, 0.0)] if args.flat_tables else []
     runs += [(k, 1.0) for k in ks]
     largest = None
@@ -384,7 +426,7 @@ def run(args: argparse.Namespace) -> int:
             profile = args.profile if args.profile and gap else None
             server = Server(Path(folder), server_core, profile)
             try:
-                result = asyncio.run(run_tables(server, tables, gap, args.seconds))
+                result = asyncio.run(run_tables(server, tables, gap, args.seconds, spread))
             finally:
                 server.stop()
             result["server"] = _server_timing(Path(folder) / "server.log")
@@ -403,14 +445,22 @@ def _server_timing(log: Path) -> str:
     return "not logged"
 
 
+def _spread(spread: float | None) -> str:
+    return f" (waits 1 s ± {spread:.0%})" if spread else ""
+
+
 def _line(result: dict[str, Any]) -> str:
+    per_hand = result["cpu_ms_per_hand"]
+    hand = "no hand ended" if per_hand is None else f"{per_hand} ms a hand"
     return (
-        f"{result['tables']:>5} tables {result['pace']:>8}: {result['moves']} moves, "
+        f"{result['tables']:>5} tables {result['pace']:>8}{_spread(result['spread'])}: "
+        f"{result['moves']} moves, "
         f"{result['hands']} hands in {result['seconds']} s; latency p50 {result['p50_ms']} ms, "
         f"p99 {result['p99_ms']} ms; server CPU {result['server_cpu_share']:.0%} of a core "
         f"(the clients' {result['clients_cpu_share']:.0%}; the server's loop waited for "
         f"its core {_share(result['server_waited_share'])} of the time), "
-        f"{result['cpu_ms_per_move']} ms a move, {result['cpu_ms_per_hand']} ms a hand; "
+        f"{result['cpu_ms_per_move']} ms a move, "
+        f"{hand}; "
         f"{result['rss_kib_per_table']} KiB a table; "
         f"{result['errors']} errors\n        server: {result['server']}"
     )

@@ -134,7 +134,8 @@ class RuleSet:
 
     def to_dict(self) -> dict[str, Any]:
         """Return the options as plain JSON-ready data."""
-        data = dataclasses.asdict(self)
+        # The options are flat: no deep copy (``dataclasses.asdict``) is needed.
+        data = {field.name: getattr(self, field.name) for field in dataclasses.fields(self)}
         data["pass_cycle"] = list(self.pass_cycle)
         return data
 

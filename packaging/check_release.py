@@ -1,7 +1,9 @@
 """Check a release archive as a player gets it: ``python packaging/check_release.py ARCHIVE``.
 
 The archive is unpacked into a temporary folder and the program in it must pass its
-``--self-test`` (headless) without writing inside its own folder:
+``--self-test`` (headless) without writing inside its own folder; with ``--serve`` (Linux and
+macOS), it must also host a network table and play at it, still writing nothing there
+(``check_serve.py``: ``serve`` on a loopback port, ``cli --server``, a clean stop):
 
 - Linux (``.tar.gz``): ``install.sh`` installs into a temporary prefix first; the installed
   program is tested, the menu entry must start it and show the icon, the ``bin`` link must reach
@@ -28,6 +30,10 @@ import zipfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))  # check_serve.py, beside this script
+
+from check_serve import CheckFailed as ServeCheckFailed
+from check_serve import check_serve
 
 from game.version import VERSION
 
@@ -100,6 +106,22 @@ def self_test(program: Path, folder: Path) -> None:
     print(f"ok: {program} --self-test passed and wrote nothing in {folder}")
 
 
+def serve_test(program: Path, folder: Path, work: Path) -> None:
+    """Host a table with ``program serve`` and play at it (``check_serve.py``) in ``work``;
+    fail if that fails or writes inside ``folder``."""
+    before = time.time()
+    time.sleep(1.1)  # file times may have a resolution of one second
+    work.mkdir()
+    try:
+        check_serve(program, work)
+    except ServeCheckFailed as error:
+        raise CheckFailed(f"{program} serve: {error}") from error
+    written = files_newer_than(folder, before)
+    if written:
+        raise CheckFailed(f"the program wrote inside its own folder while serving: {written[0]}")
+    print(f"ok: {program} hosted a table, played at it, stopped cleanly; wrote nothing in {folder}")
+
+
 def print_version(program: Path) -> None:
     """Check that ``program --version`` names this version (systems with a console only)."""
     result = subprocess.run(
@@ -120,8 +142,9 @@ def install_script(top: Path, *args: str) -> str:
     return result.stdout
 
 
-def check_linux(archive: Path, work: Path) -> None:
-    """Unpack, install into a temporary prefix, test the installed program, uninstall."""
+def check_linux(archive: Path, work: Path, serve: bool = False) -> None:
+    """Unpack, install into a temporary prefix, test the installed program (with ``serve``,
+    its network play too), uninstall."""
     with tarfile.open(archive) as tar:
         tar.extractall(work / "unpacked", filter="tar")
     (top,) = (work / "unpacked").iterdir()
@@ -145,6 +168,8 @@ def check_linux(archive: Path, work: Path) -> None:
     print(f"ok: installed in {installed}; the menu entry and {link} start it")
     print_version(link)
     self_test(link, installed)
+    if serve:
+        serve_test(link, installed, work / "serve")
     print(install_script(installed, "--uninstall"), end="")
     left = [path for path in prefix.rglob("*") if not path.is_dir()]
     if left:
@@ -160,8 +185,9 @@ def check_windows(archive: Path, work: Path) -> None:
     self_test(folder / f"{NAME}.exe", folder)
 
 
-def check_macos(archive: Path, work: Path) -> None:
-    """Unpack the zip with ``ditto``, verify the signature, test the program in the bundle."""
+def check_macos(archive: Path, work: Path, serve: bool = False) -> None:
+    """Unpack the zip with ``ditto``, verify the signature, test the program in the bundle
+    (with ``serve``, its network play too)."""
     subprocess.run(["ditto", "-x", "-k", str(archive), str(work)], check=True)
     app = work / "MDHearts.app"
     verify = subprocess.run(
@@ -175,10 +201,13 @@ def check_macos(archive: Path, work: Path) -> None:
     program = app / "Contents" / "MacOS" / NAME
     print_version(program)
     self_test(program, app)
+    if serve:
+        serve_test(program, app, work / "serve")
 
 
-def check(archive: Path) -> None:
-    """Run the checks that fit the archive's kind."""
+def check(archive: Path, serve: bool = False) -> None:
+    """Run the checks that fit the archive's kind (``serve``: network play too, where the
+    program has a console and signals)."""
     if not archive.is_file():
         raise CheckFailed(f"no archive {archive}")
     # A bot worker that ends a moment after the program may still hold its files open (Windows
@@ -188,11 +217,14 @@ def check(archive: Path) -> None:
     ) as folder:
         work = Path(folder)
         if archive.name.endswith(".tar.gz"):
-            check_linux(archive, work)
+            check_linux(archive, work, serve)
         elif "-windows-" in archive.name:
+            if serve:
+                # mdhearts.exe has no console: serve's log and cli's answers go nowhere.
+                print("skipped: --serve on Windows (the program has no console)")
             check_windows(archive, work)
         elif "-macos-" in archive.name:
-            check_macos(archive, work)
+            check_macos(archive, work, serve)
         else:
             raise CheckFailed(f"{archive.name} is no release archive")
 
@@ -201,9 +233,14 @@ def main(argv: list[str] | None = None) -> int:
     """Check the archive named on the command line."""
     parser = argparse.ArgumentParser(description="Check a release archive as a player gets it.")
     parser.add_argument("archive", type=Path)
+    parser.add_argument(
+        "--serve",
+        action="store_true",
+        help="also host a table with the program's serve and play at it (Linux and macOS)",
+    )
     args = parser.parse_args(argv)
     try:
-        check(args.archive)
+        check(args.archive, args.serve)
     except CheckFailed as error:
         print(f"check_release.py: {error}", file=sys.stderr)
         return 1

@@ -25,6 +25,8 @@ from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 
+from ai.lifetime import ends_with_parent
+
 ROOT = Path(__file__).resolve().parent.parent
 _LISTENING = re.compile(r"listening on wss?://[^:]+:(\d+)")
 
@@ -49,6 +51,7 @@ class ServerProcess:
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            **ends_with_parent(),
         )
         self.lines: list[str] = []
         self._ready = threading.Event()

@@ -478,7 +478,9 @@ def test_ties_go_to_the_lowest_card_as_documented(monkeypatch: pytest.MonkeyPatc
     )
     legal = cards_of(seen.legal_mask())
 
-    def all_equal(self: HardBot, obs: Observation, cards: Any, budget: Any, least: int) -> Any:
+    def all_equal(
+        self: HardBot, obs: Observation, cards: Any, budget: Any, least: int, race: bool = False
+    ) -> Any:
         return hard.SearchValues(tuple((c,) for c in cards), (7,) * len(cards), 8, 8, False)
 
     monkeypatch.setattr(HardBot, "_play_values", all_equal)

@@ -135,3 +135,22 @@ def test_a_batch_is_drawn_ahead_only_if_it_can_end_before_the_deadline() -> None
     roomy.valued(10, 0.001)
     assert roomy.ahead(10) == min(hard.BATCH_DEALS * 2, int(hard.BATCH_SECONDS / 1e-4))
     assert roomy.ahead(495) == 5  # never past the deals the search may value
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+def test_a_race_over_batches_drawn_ahead_decides_as_a_search_of_exactly_its_deals(
+    many_cores: None, threads: int
+) -> None:
+    # The bot's own play decisions race (``ai.racing``): the batch after a check point must be
+    # valued for the candidates the check kept, although it was drawn before the check.
+    raced = 0
+    for observation in _positions("play", 6):
+        for calls in (5, 8):
+            bot = HardBot(seed=17, threads=threads)
+            bot.choose_play(observation, Budget(None, StopAfter(calls)))
+            counted = HardBot(seed=17, max_samples=bot.last_decision["samples"], threads=threads)
+            counted.choose_play(observation)
+            assert counted.last_decision == bot.last_decision
+            deals = bot.last_decision.get("deals", {})
+            raced += len(set(deals.values())) > 1  # a candidate dropped out at a check
+    assert raced >= 3

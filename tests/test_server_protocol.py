@@ -237,3 +237,41 @@ def test_tls_serves_wss(tmp_path: Path) -> None:
         check=False,
     )
     assert half.returncode == 2 and "--tls-cert and --tls-key go together" in half.stderr
+
+
+def test_hand_started_tells_each_seat_its_own_dealt_cards_and_a_spectator_none(
+    server: ServerProcess,
+) -> None:
+    async def scenario() -> None:
+        host = await Player(server.url, "host").connect()
+        created = await host.request("create", seats=["open", "open", "bot:first", "bot:first"])
+        code = created["code"]
+        spectator = await Player(server.url, "watcher").connect()
+        assert (await spectator.request("watch", code=code))["type"] == "watching"
+        players = [await Player(server.url, f"p{n}").connect() for n in range(2)]
+        for number, player in enumerate(players):
+            await player.join(code, f"player {number}")
+        await host.request("start", code=code, host_token=created["host_token"])
+        for player in players:
+            state = await player.snapshot()  # the pass: nobody has moved a card yet
+            assert state["phase"] == "pass"
+            started = [
+                frame["event"]
+                for frame in player.frames
+                if frame["type"] == "event" and frame["event"]["type"] == "hand_started"
+            ]
+            assert [event["hand"] for event in started] == [state["hand"]]
+        deadline = time.monotonic() + 10
+        watched: list[dict[str, Any]] = []
+        while not watched and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            watched = [
+                frame["event"]
+                for frame in spectator.frames
+                if frame["type"] == "event" and frame["event"]["type"] == "hand_started"
+            ]
+        assert len(watched) == 1 and "hand" not in watched[0]
+        for connection in (host, spectator, *players):
+            await connection.close()
+
+    run(scenario())

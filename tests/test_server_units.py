@@ -167,26 +167,95 @@ def test_a_finished_table_nobody_is_at_is_unloaded_and_comes_back_when_asked(
     asyncio.run(scenario())
 
 
-def test_survivors_of_a_full_collection_are_frozen_and_thawed_now_and_then() -> None:
+def test_survivors_of_a_full_collection_are_frozen_and_walked_again_once_they_grew() -> None:
     import gc
 
     from game.server.collector import ShortCollections
 
+    kept: list[list[object]] = []
+
+    async def full_pass() -> int:
+        gc.collect()
+        await asyncio.sleep(0)  # the freeze or thaw runs on the loop
+        return gc.get_freeze_count()
+
     async def scenario() -> list[int]:
-        collections = ShortCollections(asyncio.get_running_loop(), thaw_every=3)
+        collections = ShortCollections(asyncio.get_running_loop(), growth=0.25, interval_s=0)
         collections.start()
-        counts = []
         try:
-            for _ in range(3):
-                gc.collect()
-                await asyncio.sleep(0)  # the freeze or thaw runs on the loop
-                counts.append(gc.get_freeze_count())
+            counts = [await full_pass()]  # the first pass walks everything, then freezes it
+            counts.append(await full_pass())  # nothing grew: still frozen, not walked again
+            # Grow the live objects by far more than a quarter: the next pass thaws ...
+            kept.append([[n] for n in range(counts[0])])
+            counts.append(await full_pass())
+            counts.append(await full_pass())  # ... and the one after walks it all and freezes
+            counts.append(collections.whole_passes)
         finally:
             collections.close()
         assert gc.get_freeze_count() == 0, "close leaves objects frozen"
         return counts
 
-    frozen, thawed, frozen_again = asyncio.run(scenario())
-    assert frozen > 0, "the survivors of a full pass are not frozen"
-    assert thawed == 0, "the pass before every third does not thaw"
-    assert frozen_again > 0
+    first, same, thawed, frozen_again, whole = asyncio.run(scenario())
+    assert first > 0, "the survivors of a full pass are not frozen"
+    assert same >= first, "a pass with nothing grown unfroze the survivors"
+    assert thawed == 0, "grown frozen objects are never walked again"
+    assert frozen_again > first
+    assert whole == 2
+
+
+def test_a_pass_over_every_object_waits_for_its_interval() -> None:
+    import gc
+
+    from game.server.collector import ShortCollections
+
+    now = [1000.0]
+    kept: list[list[object]] = []
+
+    async def full_pass() -> int:
+        gc.collect()
+        await asyncio.sleep(0)
+        return gc.get_freeze_count()
+
+    async def scenario() -> tuple[int, int, int]:
+        collections = ShortCollections(
+            asyncio.get_running_loop(), growth=0.25, interval_s=600, clock=lambda: now[0]
+        )
+        collections.start()
+        try:
+            first = await full_pass()  # walks everything at 1000 s
+            kept.append([[n] for n in range(first)])
+            now[0] += 599  # grown by far more than a quarter, but within the interval
+            within = await full_pass()
+            now[0] += 1
+            after = await full_pass()  # the interval is over: unfrozen for a whole pass
+            found, ms = collections.sweep()
+            assert found >= 0 and ms >= 0
+        finally:
+            collections.close()
+        return first, within, after
+
+    first, within, after = asyncio.run(scenario())
+    assert within > first, "a pass within the interval unfroze everything"
+    assert after == 0, "after the interval, grown frozen objects are not walked again"
+
+
+def test_a_replaced_or_failing_bot_worker_is_logged_once(caplog: pytest.LogCaptureFixture) -> None:
+    from ai.worker import MAX_FAILED_STARTS
+
+    bots = ServerBots(100.0, workers=2)  # never started: no process, polls find nothing
+    try:
+        with caplog.at_level("WARNING", logger="mdhearts.serve"):
+            bots.poll()
+            assert caplog.messages == []
+            bots.workers[1].restarts = 1
+            bots.poll()
+            bots.poll()
+            assert caplog.messages == ["bot worker 1 ended and was started again"]
+            bots.workers[0]._failed_starts = MAX_FAILED_STARTS
+            bots.poll()
+            bots.poll()
+        assert caplog.messages[1:] == [
+            "bot worker 0 keeps failing to start: bots play fallback moves"
+        ]
+    finally:
+        bots.close()

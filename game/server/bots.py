@@ -10,6 +10,7 @@ are forgotten when ``forget_table`` says it is over), and ends with the server, 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 
 from ai.think import Decision
@@ -18,6 +19,8 @@ from game.server.bot_worker import ServerBotWorker
 
 #: Bot worker processes of a server unless told otherwise.
 DEFAULT_WORKERS = 1
+
+log = logging.getLogger("mdhearts.serve")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class ServerBots:
         self.workers = [ServerBotWorker() for _ in range(max(1, workers))]
         self._requests: dict[tuple[int, int], tuple[int, int]] = {}
         self._latest: dict[tuple[int, int], tuple[int, int]] = {}
+        #: What the log last said of each worker: its restarts, and whether it was broken.
+        self._told = [(0, False) for _ in self.workers]
 
     def start(self) -> None:
         """Start the worker processes now, so the first decisions do not wait for them."""
@@ -88,7 +93,17 @@ class ServerBots:
                     continue
                 del self._latest[key]
                 moves.append(BotMove(key[0], key[1], result.decision))
+            self._tell(number, worker)
         return moves
+
+    def _tell(self, number: int, worker: ServerBotWorker) -> None:
+        """Log a worker that was replaced, or that keeps failing (fallback moves are played)."""
+        restarts, broken = self._told[number]
+        if worker.restarts > restarts:
+            log.warning("bot worker %d ended and was started again", number)
+        if worker.broken and not broken:
+            log.error("bot worker %d keeps failing to start: bots play fallback moves", number)
+        self._told[number] = (worker.restarts, worker.broken)
 
     @property
     def busy(self) -> bool:

@@ -99,6 +99,15 @@ def on_hello(hub: Hub, conn: Conn, command: Command) -> None:
 
 
 def on_create(hub: Hub, conn: Conn, command: Command) -> None:
+    proposed = command.fields.get("host_token")
+    if proposed is not None:
+        made = created_before(hub, command.id or "", proposed)
+        if made is not None:  # a retry: the table exists, with this host token
+            log.info("table %s: its create came again and was answered again", made)
+            conn.send(
+                frame("created", id=command.id, code=made, host_token=proposed, duplicate=True)
+            )
+            return
     if len(hub.tables) >= hub.max_tables:
         raise ProtocolError("the server holds as many tables as it may", "too_many_tables")
     try:
@@ -109,7 +118,7 @@ def on_create(hub: Hub, conn: Conn, command: Command) -> None:
     code = new_code()
     while code in hub.tables or hub.store.code_taken(code):
         code = new_code()
-    host_token = new_token()
+    host_token = new_token() if proposed is None else proposed
     table = Table(0, code, token_hash(host_token), rules, seats)
     table.id = hub.store.create(code, table.host_hash, table, (NO_SEAT, command.id or ""))
     hub.add_table(table)
@@ -117,8 +126,29 @@ def on_create(hub: Hub, conn: Conn, command: Command) -> None:
     conn.send(frame("created", id=command.id, code=code, host_token=host_token))
 
 
+def created_before(hub: Hub, command_id: str, host_token: str) -> str | None:
+    """Return the code of the table a ``create`` with this id and host token made, if any."""
+    # Every candidate is compared (in constant time), not only up to the first that matches.
+    made = [
+        code
+        for code, stored in hub.store.created_by(command_id)
+        if token_matches(host_token, stored)
+    ]
+    return made[0] if made else None
+
+
 def on_join(hub: Hub, conn: Conn, command: Command) -> None:
     table = hub.find_table(command.fields["code"])
+    proposed = command.fields.get("token")
+    if proposed is not None:
+        held = seat_of(table, proposed)
+        if held is not None:  # a retry (or the seat's holder): the seat is theirs, nothing new
+            take_seat_back(hub, conn, table, held)
+            log.info("table %s: seat %d's join came again and was answered again", table.code, held)
+            answer = frame("joined", id=command.id, code=table.code, seat=held, token=proposed)
+            conn.send({**answer, "duplicate": True})
+            send_snapshot(conn, table, held)
+            return
     if table.started:
         raise ProtocolError("the match has begun: every seat is played", "table_full")
     wanted = command.fields.get("seat")
@@ -129,7 +159,7 @@ def on_join(hub: Hub, conn: Conn, command: Command) -> None:
         raise ProtocolError("every seat is taken", "table_full")
     seat = free[0] if wanted is None else wanted
     hub.disconnected(conn)  # a seat this connection held elsewhere is now away
-    token = new_token()
+    token = new_token() if proposed is None else proposed
     state = table.seats[seat]
     state.token_hash, state.name = token_hash(token), command.fields["name"]
     state.connected, state.away_since, state.standin = True, None, False
@@ -142,11 +172,24 @@ def on_join(hub: Hub, conn: Conn, command: Command) -> None:
 
 def on_rejoin(hub: Hub, conn: Conn, command: Command) -> None:
     table = hub.find_table(command.fields["code"])
-    token = command.fields["token"]
-    matches = [token_matches(token, state.token_hash) for state in table.seats]
-    if not any(matches):
+    seat = seat_of(table, command.fields["token"])
+    if seat is None:
         raise ProtocolError("this token is not one of this table's seats", "bad_token")
-    seat = matches.index(True)
+    take_seat_back(hub, conn, table, seat)
+    conn.send(frame("joined", id=command.id, code=table.code, seat=seat))
+    send_snapshot(conn, table, seat)
+
+
+def seat_of(table: Table, token: str) -> int | None:
+    """Return the seat of the table whose token this is, or None."""
+    # Every seat is compared (in constant time), not only up to the one that matches.
+    matches = [token_matches(token, state.token_hash) for state in table.seats]
+    return matches.index(True) if any(matches) else None
+
+
+def take_seat_back(hub: Hub, conn: Conn, table: Table, seat: int) -> None:
+    """Bind ``conn`` to a seat its token opened: an older connection on it is told and closed,
+    and a person who was away is back (a bot that stood in for them stops)."""
     older = hub.seated.get((table.id, seat))
     if older is not None and older is not conn:
         older.send(frame("replaced", message=CLOSE_REPLACED[1]))
@@ -164,8 +207,6 @@ def on_rejoin(hub: Hub, conn: Conn, command: Command) -> None:
         hub.publish(table, [table.seat_event(seat)])
         log.info("table %s: seat %d is back (%s)", table.code, seat, conn.peer)
     hub.bind(conn, table, seat)
-    conn.send(frame("joined", id=command.id, code=table.code, seat=seat))
-    send_snapshot(conn, table, seat)
 
 
 def on_watch(hub: Hub, conn: Conn, command: Command) -> None:

@@ -3,13 +3,15 @@
 An invite code names a table and is meant to be read aloud: 8 characters from an alphabet
 without the look-alikes 0/O, 1/l/I, shown as ``ABCD-EFGH``. A token (a seat's, or the host's)
 is what lets a client act; the server stores its SHA-256 hash and compares hashes in constant
-time.
+time. A client may propose the token of its ``create`` or ``join`` itself (``is_token``), so that
+the command sent again after a drop names the same secret and is known as a retry.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 
 #: The characters of an invite code: capitals and digits without 0, O, 1, I and L.
@@ -35,9 +37,24 @@ def normal_code(text: str) -> str:
     return f"{raw[:4]}-{raw[4:]}"
 
 
+#: What a token proposed by a client may be: 32 to 64 of ``A-Z a-z 0-9 _ -`` (``new_token``'s
+#: 43 characters among them).
+TOKEN_FORM = "32 to 64 of A-Z a-z 0-9 _ -"
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
+
+
 def new_token() -> str:
     """Return a new secret token (32 random bytes, URL-safe text)."""
     return secrets.token_urlsafe(32)
+
+
+def is_token(value: object) -> bool:
+    """Return whether ``value`` has the form of a token a client may propose (``TOKEN_FORM``).
+
+    >>> is_token(new_token()), is_token("short"), is_token("x" * 32 + "!")
+    (True, False, False)
+    """
+    return isinstance(value, str) and _TOKEN.fullmatch(value) is not None
 
 
 def token_hash(token: str) -> str:

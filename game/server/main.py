@@ -207,9 +207,16 @@ async def serve_tables(args: argparse.Namespace, db: Path) -> int:
             collections = ShortCollections(loop)
             collections.start()
             await stop.wait()
-            collections.close()
             timing.close()
-            log.info("stopping; %s", timing.summary())
+            garbage, sweep_ms = collections.sweep()
+            log.info(
+                "stopping; %s (%d of them walked every object); a last pass over every object "
+                "found %d unreachable in %.0f ms",
+                timing.summary(),
+                collections.whole_passes,
+                garbage,
+                sweep_ms,
+            )
             poller.cancel()
             lag.cancel()
             server.close(close_connections=False)

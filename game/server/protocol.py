@@ -15,6 +15,7 @@ from typing import Any
 
 from core.files import StrictJsonError, parse_strict_json
 from core.text import short_repr
+from game.server.credentials import TOKEN_FORM, is_token
 
 #: The protocol versions this server speaks; a hello must name one of them.
 PROTOCOL_VERSIONS = (1,)
@@ -112,11 +113,13 @@ FIELDS: dict[str, dict[str, tuple[Callable[[object], bool], bool, str]]] = {
     "create": {
         "seats": (_seats, True, 'four seats, each "open" or "bot:NAME"'),
         "rules": (_rules, False, "an object of rule options"),
+        "host_token": (is_token, False, f"a host token of your own: {TOKEN_FORM}"),
     },
     "join": {
         "code": (_text(16), True, "the table's invite code"),
         "name": (_text(MAX_NAME), True, f"a name of 1 to {MAX_NAME} characters"),
         "seat": (_seat_number, False, "a seat number 0 to 3"),
+        "token": (is_token, False, f"a seat token of your own: {TOKEN_FORM}"),
     },
     "rejoin": {
         "code": (_text(16), True, "the table's invite code"),

@@ -1,11 +1,12 @@
 """The server's storage: tables in SQLite (WAL), each match as a game record (``core.record``).
 
-A small interface (``create``, ``save``, ``load_open``, ``load``, ``command_seq``) so the hub
-never writes SQL. ``save`` commits the table's match, its event counter and the id of the
-command that changed it in one transaction: the hub broadcasts only after it returns, so every
-move a client saw acknowledged survives a kill of the server. The match is stored whole, as a
-record, when a hand begins and when the match ends; the moves of the hand in between are rows
-of their own (each as a record's action), replayed through the controller when it is loaded.
+A small interface (``create``, ``save``, ``load_open``, ``load``, ``command_seq``,
+``created_by``) so the hub never writes SQL. ``save`` commits the table's match, its event
+counter and the id of the command that changed it in one transaction: the hub broadcasts only
+after it returns, so every move a client saw acknowledged survives a kill of the server. The
+match is stored whole, as a record, when a hand begins and when the match ends; the moves of
+the hand in between are rows of their own (each as a record's action), replayed through the
+controller when it is loaded.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ CREATE TABLE IF NOT EXISTS commands (
     seq INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat, command_id)
 );
+CREATE INDEX IF NOT EXISTS commands_by_id ON commands (command_id, seat);
 """
 
 #: How often the WAL is copied into the database, in seconds.
@@ -180,6 +182,24 @@ class Store:
         except sqlite3.Error as error:
             raise StoreError(f"cannot read the commands: {error}") from None
         return None if row is None else int(row[0])
+
+    def created_by(self, command_id: str) -> list[tuple[str, str]]:
+        """Return the code and host token hash of each table a ``create`` with this id made.
+
+        A create is stored as the host's command (``NO_SEAT``) at counter 0 (a start comes
+        later, past 0). Ids are chosen by clients, so several tables may have one: the caller
+        tells them apart by the host token (``credentials.token_matches``, in constant time).
+        """
+        try:
+            rows = self._db.execute(
+                "SELECT tables.code, tables.host_hash FROM commands"
+                " JOIN tables ON tables.id = commands.table_id"
+                " WHERE commands.command_id = ? AND commands.seat = ? AND commands.seq = 0",
+                (command_id, NO_SEAT),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the commands: {error}") from None
+        return [(str(code), str(host_hash)) for code, host_hash in rows]
 
     def load_open(self) -> tuple[list[Table], list[str]]:
         """Return every table whose match is not over, and a problem line per unusable one."""

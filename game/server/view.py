@@ -5,6 +5,9 @@ for ``seat`` (None for a spectator). It reads the table only through what that s
 its own hand, pass and received cards, and what everyone saw. The match's seed, other seats'
 hands and other seats' passes are never put in a frame; an event kind it does not know is not
 sent at all (fair by construction: one test scans every frame of whole matches).
+
+A seat's ``hand_started`` carries the seat's own dealt cards (``hand``), so a client follows
+the game from the events alone and needs a snapshot only to catch up.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ _PUBLIC = frozenset(
 )
 
 
+#: Public events that tell each seat something of its own too (built per seat).
+_PERSONAL = frozenset({ev.HandStarted.kind})
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """Everything the seat may see now, with the counter of the last event published."""
@@ -53,7 +60,7 @@ def seat_frame(table: Table, seat: int | None, item: Snapshot | Published) -> di
     there is nothing that seat may be told (an event kind not known to be public)."""
     if isinstance(item, Snapshot):
         return frame("snapshot", seq=table.seq, state=_state(table, seat))
-    data = _event(item.event, seat)
+    data = _event(table, item.event, seat)
     if data is None:
         return None
     return frame("event", seq=item.seq, event=data)
@@ -62,14 +69,18 @@ def seat_frame(table: Table, seat: int | None, item: Snapshot | Published) -> di
 def shared_frame(item: Published) -> dict[str, Any] | None:
     """Return the frame of ``item`` when it is the same for every seat and spectator (a
     public event), so it is built and encoded once; None when each seat gets its own."""
-    if item.event.kind not in _PUBLIC:
+    if item.event.kind not in _PUBLIC or item.event.kind in _PERSONAL:
         return None
     return frame("event", seq=item.seq, event=item.event.to_dict())
 
 
-def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
+def _event(table: Table, event: ev.Event, seat: int | None) -> dict[str, Any] | None:
     data = event.to_dict()
     kind = data["type"]
+    if isinstance(event, ev.HandStarted):
+        if seat is not None:
+            data["hand"] = _dealt(table.controller, event.hand_number, seat)
+        return data
     if kind in _PUBLIC:
         return data
     if kind == ev.MatchStarted.kind:
@@ -79,6 +90,15 @@ def _event(event: ev.Event, seat: int | None) -> dict[str, Any] | None:
         data["passes"] = [cards if s in known else None for s, cards in enumerate(data["passes"])]
         return data
     return None
+
+
+def _dealt(controller: Controller | None, hand_number: int, seat: int) -> list[str] | None:
+    """Return the cards ``seat`` was dealt in hand ``hand_number`` (None if not kept)."""
+    match = None if controller is None else controller.match
+    if match is None:
+        return None
+    index = hand_number - match.earlier.count - 1
+    return mask_texts(match.hands[index].deal[seat]) if 0 <= index < len(match.hands) else None
 
 
 def _trick(controller: Controller, trick: Trick | None, number: int) -> dict[str, Any] | None:

@@ -6,7 +6,8 @@ table's code and its seat token (``--code``/``--token``, or ``$MDH_CODE``/``$MDH
 which keeps the token out of the process list). The status and events are worded by the
 local harness's own ``render`` (the snapshot has the keys of its status), and a refusal carries
 the server's reason code. A dropped connection is opened again with backoff and the command
-sent again with the same id, so it is never applied twice (``docs/network.md``).
+sent again with the same id, so it is never applied twice (``docs/network.md``): ``create``
+and ``join`` send a token made here, so that the server knows their resend as a retry.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from websockets.sync.client import ClientConnection, connect
 from core import events as ev
 from core.cards import card_label, card_text, parse_card
 from core.errors import HeartsError
+from game.server.credentials import new_token
 from game.streams import write
 from game.terminal.errors import EXIT_OK, EXIT_USAGE, PROG, CliError
 from game.terminal.render import describe_event, status_text
@@ -72,7 +74,8 @@ class RemoteSeat:
         for attempt, wait in enumerate((0.0, *BACKOFF_S)):
             time.sleep(wait)
             try:
-                self.ws = connect(self.url, open_timeout=10, max_size=2**22)
+                # Entered as a context (websockets deprecates a bare connect); ``close`` ends it.
+                self.ws = connect(self.url, open_timeout=10, max_size=2**22).__enter__()
                 break
             except (OSError, InvalidHandshake, TimeoutError) as error:
                 if attempt == len(BACKOFF_S):
@@ -318,7 +321,8 @@ def _one_shot(seat: RemoteSeat, args: argparse.Namespace) -> tuple[dict[str, Any
     if command == "create":
         rules = {} if args.end_score is None else {"end_score": args.end_score}
         seats = [part.strip() for part in args.seats.split(",")]
-        answer = seat.request("create", seats=seats, rules=rules)
+        # The host token is made here: the request sent again after a drop is a retry.
+        answer = seat.request("create", seats=seats, rules=rules, host_token=new_token())
         data = {"code": answer["code"], "host_token": answer["host_token"]}
         return data, f"table {data['code']}; host token {data['host_token']}\n"
     if command == "start":
@@ -329,7 +333,8 @@ def _one_shot(seat: RemoteSeat, args: argparse.Namespace) -> tuple[dict[str, Any
     if command == "join":
         if not seat.code:
             raise CliError("give --code", EXIT_USAGE)
-        fields = {"code": seat.code, "name": args.name}
+        # The seat token is made here: the request sent again after a drop is a retry.
+        fields = {"code": seat.code, "name": args.name, "token": new_token()}
         if args.seat is not None:
             fields["seat"] = args.seat
         answer = seat.request("join", **fields)
@@ -359,7 +364,7 @@ def interactive(seat: RemoteSeat, name: str, symbols: bool, stdin: TextIO, out: 
     """Play at the table until the match is over or the input ends."""
     say: Callable[[str], None] = lambda text: write(out, text)  # noqa: E731
     if seat.code and not seat.token:
-        answer = seat.request("join", code=seat.code, name=name)
+        answer = seat.request("join", code=seat.code, name=name, token=new_token())
         seat.token = answer["token"]
         say(f"you sit in seat {answer['seat']}; your token (to come back): {seat.token}\n")
     _needs_seat(seat)
