@@ -406,7 +406,7 @@ def test_a_version_tag_builds_checks_and_publishes_on_three_systems() -> None:
         for step in (
             "python packaging/build.py",
             'python packaging/archive.py --tag "$TAG"',
-            "python packaging/check_release.py dist/release/mdhearts-*",
+            "python packaging/check_release.py --serve dist/release/mdhearts-*",
         )
     ]
     assert order == sorted(order)

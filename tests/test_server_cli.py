@@ -36,7 +36,12 @@ def cli(server: ServerProcess, *args: str, token: str = "", **env: str) -> tuple
         env=environ,
         check=False,
     )
-    return done.returncode, json.loads(done.stdout)
+    try:
+        return done.returncode, json.loads(done.stdout)
+    except json.JSONDecodeError:
+        raise AssertionError(
+            f"no JSON from the cli (status {done.returncode}): {done.stdout!r} {done.stderr!r}"
+        ) from None
 
 
 def _table(server: ServerProcess, seats: str) -> tuple[str, str]:
