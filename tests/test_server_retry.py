@@ -254,3 +254,30 @@ def test_the_terminal_clients_create_and_join_are_applied_once_after_a_drop(
     assert state["seat"] == 0 and state["phase"] == "waiting"
     cli("--server", server.url, "--code", made["code"], "start", "--host-token", made["host_token"])
     assert server.log.count(" created: seats ") == 1 and server.log.count("seat 0 taken (") == 1
+
+
+class HelloDroppingSeat(remote.RemoteSeat):
+    """The terminal client's connection, lost once right after the server's welcome."""
+
+    lost: ClassVar[list[dict[str, Any]]] = []
+
+    def receive(self, timeout: float | None) -> dict[str, Any] | None:
+        data = super().receive(timeout)
+        if data is not None and data["type"] == "welcome" and not self.lost:
+            HelloDroppingSeat.lost.append(data)
+            assert self.ws is not None
+            self.ws.close()
+            return super().receive(timeout)  # raises ConnectionClosed: the connection is gone
+        return data
+
+
+def test_a_connection_lost_during_its_hello_is_opened_again(
+    server: ServerProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in (remote.SERVER_ENV, remote.CODE_ENV, remote.TOKEN_ENV):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(remote, "RemoteSeat", HelloDroppingSeat)
+    monkeypatch.setattr(HelloDroppingSeat, "lost", [])
+    made = cli("--server", server.url, "create", "--seats", "open,bot,bot,bot")
+    assert HelloDroppingSeat.lost, "the connection was not lost during its hello"
+    assert made["code"]

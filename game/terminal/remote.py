@@ -104,9 +104,9 @@ class RemoteSeat:
         with the same id (the server applies it once)."""
         frame = {"type": kind, "id": self.new_id(), **fields}
         for _ in range(3):
-            if self.ws is None:
-                self.open()
             try:
+                if self.ws is None:
+                    self.open()  # a drop during its hello is retried too
                 return self._exchange(frame, check=True)
             except (ConnectionClosed, OSError):
                 self.close_quietly()
