@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from test_hard import random_controllers
 
-from ai import hard
+from ai import batches, hard
+from ai.batches import BatchSizes
 from ai.bot import Budget
-from ai.hard import HardBot, SearchValues, _BatchSizes
+from ai.hard import HardBot, SearchValues
 from ai.inference import DealReader
 from core.observation import Observation
 
@@ -72,7 +73,7 @@ def _counted(observation: Observation, samples: int, threads: int) -> tuple[Sear
 @pytest.fixture
 def many_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     """Let the search overlap its batches on any machine (it needs a core for the drawing)."""
-    monkeypatch.setattr(hard, "available_cores", lambda: 64)
+    monkeypatch.setattr(batches, "available_cores", lambda: 64)
 
 
 @pytest.mark.parametrize("threads", [2, 3])
@@ -114,7 +115,7 @@ def test_without_a_core_left_for_drawing_no_deal_is_drawn_ahead(
     # One thread is one core, and a thread for every core leaves none to draw on: the search
     # draws, values and gathers in turn, as before.
     monkeypatch.setattr(hard, "DealReader", RecordingReader)
-    monkeypatch.setattr(hard, "available_cores", lambda: cores)
+    monkeypatch.setattr(batches, "available_cores", lambda: cores)
     for observation in _positions("play", 3):
         for calls in (3, 4):
             RecordingReader.highest = -1
@@ -124,16 +125,16 @@ def test_without_a_core_left_for_drawing_no_deal_is_drawn_ahead(
 
 
 def test_a_batch_is_drawn_ahead_only_if_it_can_end_before_the_deadline() -> None:
-    sizes = _BatchSizes(2, time.perf_counter() - 1.0, None, 0)
+    sizes = BatchSizes(2, time.perf_counter() - 1.0, None, 0)
     assert sizes.ahead(0) == 2  # nothing measured yet: a first small batch
     sizes.valued(10, 0.001)
     assert sizes.ahead(10) == 0 and sizes.now(10) == 1  # past the deadline: one deal at a time
-    at_least = _BatchSizes(2, time.perf_counter() - 1.0, None, 40)
+    at_least = BatchSizes(2, time.perf_counter() - 1.0, None, 40)
     at_least.valued(10, 0.001)
     assert at_least.ahead(10) == 30 and at_least.now(10) == 30  # the deals asked for anyway
-    roomy = _BatchSizes(2, time.perf_counter() + 3600.0, 500, 0)
+    roomy = BatchSizes(2, time.perf_counter() + 3600.0, 500, 0)
     roomy.valued(10, 0.001)
-    assert roomy.ahead(10) == min(hard.BATCH_DEALS * 2, int(hard.BATCH_SECONDS / 1e-4))
+    assert roomy.ahead(10) == min(batches.BATCH_DEALS * 2, int(batches.BATCH_SECONDS / 1e-4))
     assert roomy.ahead(495) == 5  # never past the deals the search may value
 
 

@@ -10,7 +10,7 @@ import statistics
 import pytest
 from positions import play_randomly
 
-from ai import hard, racing
+from ai import batches, hard, racing
 from ai.hard import EXACT_CARDS, HardBot
 from core.cards import card_text, cards_of, count
 from core.controller import Controller
@@ -178,8 +178,8 @@ def test_a_raced_decision_depends_neither_on_threads_nor_on_batches(
 ) -> None:
     expected = _values(position, race=True)
     assert _values(position, race=True, threads=3) == expected
-    monkeypatch.setattr(hard, "BATCH_DEALS", 5)
-    monkeypatch.setattr(hard, "BATCH_SECONDS", 1e-9)
+    monkeypatch.setattr(batches, "BATCH_DEALS", 5)
+    monkeypatch.setattr(batches, "BATCH_SECONDS", 1e-9)
     assert _values(position, race=True) == expected
 
 
