@@ -3,9 +3,11 @@
 the exact search, the cost and the sampling): deals, rollouts, exact endgames in C."""
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 
+from libc.math cimport exp, fabs, isfinite
 from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
@@ -1149,3 +1151,109 @@ def sample_deals(plan, int count, u64 seed, u64 first):
         free(moves)
         free(weights)
         free(hands)
+
+
+# The twin's LOG_UNIT and TEMPER_STEPS.
+cdef double LOG_UNIT = 1024.0
+cdef int TEMPER_STEPS = 12
+# The built-in sum() of floats adds them with Neumaier's compensation from Python 3.12 on.
+cdef bint COMPENSATED_SUM = sys.version_info >= (3, 12)
+# Log-weights beyond this go to the twin: their differences must convert to doubles exactly.
+cdef i64 EXACT_LOG_WEIGHT = 1LL << 51
+
+
+cdef double c_sum(const double* values, Py_ssize_t n, bint squares) noexcept nogil:
+    """Return the values' (or their squares') sum exactly as the built-in ``sum`` adds the
+    floats from its start 0: left to right, with Neumaier's compensation when COMPENSATED_SUM."""
+    cdef double total = 0.0
+    cdef double carry = 0.0
+    cdef double value, step
+    cdef Py_ssize_t i
+    for i in range(n):
+        value = values[i] * values[i] if squares else values[i]
+        if COMPENSATED_SUM:
+            step = total + value
+            if fabs(total) >= fabs(value):
+                carry += (total - step) + value
+            else:
+                carry += (value - step) + total
+            total = step
+        else:
+            total += value
+    if COMPENSATED_SUM and carry != 0.0 and isfinite(carry):
+        total += carry
+    return total
+
+
+cdef double c_effective_size(const double* weights, Py_ssize_t n) noexcept nogil:
+    cdef double total = c_sum(weights, n, False)
+    cdef double squares = c_sum(weights, n, True)
+    return total * total / squares if squares > 0 else 0.0
+
+
+cdef void c_exp_scaled(const double* scaled, Py_ssize_t n, double power,
+                       double* weights) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        weights[i] = exp(power * scaled[i])
+
+
+cdef list c_float_list(const double* values, Py_ssize_t n):
+    cdef list out = []
+    cdef Py_ssize_t i
+    for i in range(n):
+        out.append(values[i])
+    return out
+
+
+def tempered_weights(log_weights, double minimum):
+    """Twin of ``ai.search_py.tempered_weights``: the same steps and floats, in C."""
+    cdef Py_ssize_t n = len(log_weights)
+    cdef Py_ssize_t i
+    cdef i64 top
+    cdef i64* raw = NULL
+    cdef double* scaled = NULL
+    cdef double* weights = NULL
+    cdef double low = 0.0
+    cdef double high = 1.0
+    cdef double middle
+    cdef int step
+    if n == 0:
+        raise ValueError("tempered_weights() needs at least one log-weight")
+    for value in log_weights:
+        if not -EXACT_LOG_WEIGHT <= value <= EXACT_LOG_WEIGHT:
+            from ai import search_py
+
+            return search_py.tempered_weights(log_weights, minimum)
+    raw = <i64*>malloc(n * sizeof(i64))
+    scaled = <double*>malloc(n * sizeof(double))
+    weights = <double*>malloc(n * sizeof(double))
+    try:
+        if raw == NULL or scaled == NULL or weights == NULL:
+            raise MemoryError()
+        for i in range(n):
+            raw[i] = log_weights[i]
+        top = raw[0]
+        for i in range(1, n):
+            if raw[i] > top:
+                top = raw[i]
+        with nogil:
+            for i in range(n):
+                scaled[i] = <double>(raw[i] - top) / LOG_UNIT
+                weights[i] = exp(scaled[i])
+        if c_effective_size(weights, n) >= minimum:
+            return c_float_list(weights, n), 1.0
+        with nogil:
+            for step in range(TEMPER_STEPS):
+                middle = (low + high) / 2
+                c_exp_scaled(scaled, n, middle, weights)
+                if c_effective_size(weights, n) >= minimum:
+                    low = middle
+                else:
+                    high = middle
+            c_exp_scaled(scaled, n, low, weights)
+        return c_float_list(weights, n), low
+    finally:
+        free(raw)
+        free(scaled)
+        free(weights)
