@@ -1,6 +1,8 @@
-"""The weighing of a pool of deals: compiled and pure-Python ``tempered_weights`` agree to the
-bit, and with the code they replaced (``ai.inference`` before the weighing moved into the
-kernel), on random pools and on pools recorded from the hard bot's decisions."""
+"""Drawing and weighing a pool of deals: compiled and pure-Python ``tempered_weights`` agree to
+the bit, and with the code they replaced (``ai.inference`` before the weighing moved into the
+kernel), on random pools and on pools recorded from the hard bot's decisions; the compiled
+``sample_deals``, which keeps the last plan it read, draws what the twin draws however plans
+follow one another."""
 
 from __future__ import annotations
 
@@ -12,9 +14,13 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 import pytest
+from positions import play_randomly
 
 from ai import inference, search, search_py
-from ai.search_py import LOG_UNIT, TEMPER_STEPS
+from ai.knowledge import read_knowledge
+from ai.sampler import DealSampler
+from ai.search_py import LOG_UNIT, TEMPER_STEPS, DealPlan, deal_plan
+from core.controller import Controller
 
 Tempered = Callable[[Sequence[int], float], tuple[list[float], float]]
 
@@ -211,3 +217,44 @@ def test_huge_log_weights_and_bad_pools(module: ModuleType) -> None:
     assert _bits(module.tempered_weights(pool, 2)) == _bits(_before(pool, 2))
     with pytest.raises(ValueError, match="at least one log-weight"):
         module.tempered_weights([], 16)
+
+
+def _plans(count: int) -> list[DealPlan]:
+    plans = []
+    for seed in range(count):
+        controller = Controller()
+        controller.new_match(seed=seed, seats=["bot"] * 4)
+        play_randomly(controller, random.Random(seed), 4 + seed * 7 % 40)
+        if controller.phase == "play":
+            observation = controller.observation(seed % 4)
+            plans.append(deal_plan(DealSampler(read_knowledge(observation))))
+    return plans
+
+
+@needs_compiled
+def test_compiled_draws_follow_the_twin_whatever_the_order_of_plans() -> None:
+    assert compiled is not None
+    plans = _plans(12)
+    assert len(plans) >= 6
+    rng = random.Random(5)
+    for _ in range(200):
+        plan = rng.choice(plans)
+        block = rng.randrange(50)
+        assert compiled.sample_deals(plan, 16, 11, block * 16) == search_py.sample_deals(
+            plan, 16, 11, block * 16
+        )
+    # The same plan's batches one after the other (the hard bot's way), and an equal copy.
+    plan = plans[0]
+    for block in range(20):
+        assert compiled.sample_deals(plan, 8, 3, block * 8) == search_py.sample_deals(
+            plan, 8, 3, block * 8
+        )
+    copy = DealPlan(*(tuple(part) for part in plan))
+    assert compiled.sample_deals(copy, 8, 3, 0) == compiled.sample_deals(plan, 8, 3, 0)
+    # A plan of lists may change between calls: it is read again every time.
+    mutable = DealPlan(*(list(part) for part in plans[1]))  # type: ignore[arg-type]
+    first = compiled.sample_deals(mutable, 8, 3, 0)
+    assert first == search_py.sample_deals(mutable, 8, 3, 0)
+    mutable.known[0], mutable.known[1] = mutable.known[1], mutable.known[0]  # type: ignore[index]
+    assert compiled.sample_deals(mutable, 8, 3, 0) == search_py.sample_deals(mutable, 8, 3, 0)
+    assert compiled.sample_deals(mutable, 8, 3, 0) != first
