@@ -3,9 +3,11 @@
 the exact search, the cost and the sampling): deals, rollouts, exact endgames in C."""
 
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 
+from libc.math cimport exp, fabs, isfinite
 from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
@@ -1069,74 +1071,114 @@ def pass_evidence(deals, record):
     return results
 
 
-def sample_deals(plan, int count, u64 seed, u64 first):
-    """Draw ``count`` deals from a ``DealPlan``; deal ``d`` is seeded with ``seed + first + d``."""
-    known, others, slots, groups, index, options = plan
-    cdef u64 c_known[4]
-    cdef int c_others[3]
+cdef class PlanArrays:
+    """A ``DealPlan`` read into C arrays once, for every ``sample_deals`` call on it."""
+
+    cdef object plan
+    cdef u64 known[4]
+    cdef int others[3]
+    cdef int a0, b0
     cdef int cards_of_group[GROUPS][13]
     cdef int sizes[GROUPS]
+    cdef int* index
+    cdef int* moves
+    cdef u64* weights
+
+    def __cinit__(self, plan):
+        known, others, slots, groups, index, options = plan
+        cdef int n_index = len(index)
+        cdef int n_options = len(options) // 3
+        cdef int i, group
+        self.plan = plan
+        self.index = <int*>malloc(max(n_index, 1) * sizeof(int))
+        self.moves = <int*>malloc(max(2 * n_options, 1) * sizeof(int))
+        self.weights = <u64*>malloc(max(n_options, 1) * sizeof(u64))
+        if self.index == NULL or self.moves == NULL or self.weights == NULL:
+            raise MemoryError()
+        for i in range(4):
+            self.known[i] = known[i]
+        for i in range(3):
+            self.others[i] = others[i]
+        self.a0 = slots[0]
+        self.b0 = slots[1]
+        for group in range(GROUPS):
+            self.sizes[group] = len(groups[group])
+            for i in range(self.sizes[group]):
+                self.cards_of_group[group][i] = groups[group][i]
+        for i in range(n_index):
+            self.index[i] = index[i]
+        for i in range(n_options):
+            self.moves[2 * i] = options[3 * i]
+            self.moves[2 * i + 1] = options[3 * i + 1]
+            self.weights[i] = options[3 * i + 2]
+
+    def __dealloc__(self):
+        free(self.index)
+        free(self.moves)
+        free(self.weights)
+
+
+# The last plan read (a decision draws many batches from one plan). Only plans made of tuples
+# are kept: they cannot change between calls.
+cdef PlanArrays last_plan = None
+
+
+cdef PlanArrays plan_arrays(plan):
+    global last_plan
+    cdef PlanArrays arrays = last_plan
+    if arrays is not None and arrays.plan is plan:
+        return arrays
+    arrays = PlanArrays(plan)
+    if type(plan) is not list and all(type(part) is tuple for part in plan) and all(
+        type(cards) is tuple for cards in plan[3]
+    ):
+        last_plan = arrays
+    return arrays
+
+
+def sample_deals(plan, int count, u64 seed, u64 first):
+    """Draw ``count`` deals from a ``DealPlan``; deal ``d`` is seeded with ``seed + first + d``."""
+    cdef PlanArrays arrays = plan_arrays(plan)
     cdef int cards[13]
-    cdef int n_index = len(index)
-    cdef int n_options = len(options) // 3
-    cdef int* c_index = <int*>malloc(max(n_index, 1) * sizeof(int))
-    cdef int* moves = <int*>malloc(max(2 * n_options, 1) * sizeof(int))
-    cdef u64* weights = <u64*>malloc(max(n_options, 1) * sizeof(u64))
     cdef u64* hands = <u64*>malloc(max(4 * count, 1) * sizeof(u64))
-    cdef int a0 = slots[0]
-    cdef int b0 = slots[1]
     cdef int number, group, i, j, a, b, x, y, key, start, chosen, tmp, seat
     cdef u64 state, total, pick
-    if c_index == NULL or moves == NULL or weights == NULL or hands == NULL:
-        free(c_index)
-        free(moves)
-        free(weights)
-        free(hands)
+    if hands == NULL:
         raise MemoryError()
     try:
-        for i in range(4):
-            c_known[i] = known[i]
-        for i in range(3):
-            c_others[i] = others[i]
-        for group in range(GROUPS):
-            sizes[group] = len(groups[group])
-            for i in range(sizes[group]):
-                cards_of_group[group][i] = groups[group][i]
-        for i in range(n_index):
-            c_index[i] = index[i]
-        for i in range(n_options):
-            moves[2 * i] = options[3 * i]
-            moves[2 * i + 1] = options[3 * i + 1]
-            weights[i] = options[3 * i + 2]
         with nogil:
             for number in range(count):
                 state = seed + first + <u64>number
                 for i in range(4):
-                    hands[4 * number + i] = c_known[i]
-                a = a0
-                b = b0
+                    hands[4 * number + i] = arrays.known[i]
+                a = arrays.a0
+                b = arrays.b0
                 for group in range(GROUPS):
                     key = ((group * SIDE + a) * SIDE + b) * 2
-                    start = c_index[key]
+                    start = arrays.index[key]
                     total = 0
-                    for i in range(start, start + c_index[key + 1]):
-                        total += weights[i]
+                    for i in range(start, start + arrays.index[key + 1]):
+                        total += arrays.weights[i]
                     pick = c_below(&state, total)
                     chosen = start
-                    while pick >= weights[chosen]:
-                        pick -= weights[chosen]
+                    while pick >= arrays.weights[chosen]:
+                        pick -= arrays.weights[chosen]
                         chosen += 1
-                    x = moves[2 * chosen]
-                    y = moves[2 * chosen + 1]
-                    for i in range(sizes[group]):
-                        cards[i] = cards_of_group[group][i]
+                    x = arrays.moves[2 * chosen]
+                    y = arrays.moves[2 * chosen + 1]
+                    for i in range(arrays.sizes[group]):
+                        cards[i] = arrays.cards_of_group[group][i]
                     for i in range(x + y):
-                        j = i + <int>c_below(&state, <u64>(sizes[group] - i))
+                        j = i + <int>c_below(&state, <u64>(arrays.sizes[group] - i))
                         tmp = cards[i]
                         cards[i] = cards[j]
                         cards[j] = tmp
-                    for i in range(sizes[group]):
-                        seat = c_others[0] if i < x else c_others[1] if i < x + y else c_others[2]
+                    for i in range(arrays.sizes[group]):
+                        seat = (
+                            arrays.others[0] if i < x
+                            else arrays.others[1] if i < x + y
+                            else arrays.others[2]
+                        )
                         hands[4 * number + seat] |= (<u64>1) << cards[i]
                     a -= x
                     b -= y
@@ -1145,7 +1187,110 @@ def sample_deals(plan, int count, u64 seed, u64 first):
             for i in range(count)
         ]
     finally:
-        free(c_index)
-        free(moves)
-        free(weights)
         free(hands)
+
+
+# The twin's LOG_UNIT and TEMPER_STEPS.
+cdef double LOG_UNIT = 1024.0
+cdef int TEMPER_STEPS = 12
+# The built-in sum() of floats adds them with Neumaier's compensation from Python 3.12 on.
+cdef bint COMPENSATED_SUM = sys.version_info >= (3, 12)
+# Log-weights beyond this go to the twin: their differences must convert to doubles exactly.
+cdef i64 EXACT_LOG_WEIGHT = 1LL << 51
+
+
+cdef double c_sum(const double* values, Py_ssize_t n, bint squares) noexcept nogil:
+    """Return the values' (or their squares') sum exactly as the built-in ``sum`` adds the
+    floats from its start 0: left to right, with Neumaier's compensation when COMPENSATED_SUM."""
+    cdef double total = 0.0
+    cdef double carry = 0.0
+    cdef double value, step
+    cdef Py_ssize_t i
+    for i in range(n):
+        value = values[i] * values[i] if squares else values[i]
+        if COMPENSATED_SUM:
+            step = total + value
+            if fabs(total) >= fabs(value):
+                carry += (total - step) + value
+            else:
+                carry += (value - step) + total
+            total = step
+        else:
+            total += value
+    if COMPENSATED_SUM and carry != 0.0 and isfinite(carry):
+        total += carry
+    return total
+
+
+cdef double c_effective_size(const double* weights, Py_ssize_t n) noexcept nogil:
+    cdef double total = c_sum(weights, n, False)
+    cdef double squares = c_sum(weights, n, True)
+    return total * total / squares if squares > 0 else 0.0
+
+
+cdef void c_exp_scaled(const double* scaled, Py_ssize_t n, double power,
+                       double* weights) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        weights[i] = exp(power * scaled[i])
+
+
+cdef list c_float_list(const double* values, Py_ssize_t n):
+    cdef list out = []
+    cdef Py_ssize_t i
+    for i in range(n):
+        out.append(values[i])
+    return out
+
+
+def tempered_weights(log_weights, double minimum):
+    """Twin of ``ai.search_py.tempered_weights``: the same steps and floats, in C."""
+    cdef Py_ssize_t n = len(log_weights)
+    cdef Py_ssize_t i
+    cdef i64 top
+    cdef i64* raw = NULL
+    cdef double* scaled = NULL
+    cdef double* weights = NULL
+    cdef double low = 0.0
+    cdef double high = 1.0
+    cdef double middle
+    cdef int step
+    if n == 0:
+        raise ValueError("tempered_weights() needs at least one log-weight")
+    for value in log_weights:
+        if not -EXACT_LOG_WEIGHT <= value <= EXACT_LOG_WEIGHT:
+            from ai import search_py
+
+            return search_py.tempered_weights(log_weights, minimum)
+    raw = <i64*>malloc(n * sizeof(i64))
+    scaled = <double*>malloc(n * sizeof(double))
+    weights = <double*>malloc(n * sizeof(double))
+    try:
+        if raw == NULL or scaled == NULL or weights == NULL:
+            raise MemoryError()
+        for i in range(n):
+            raw[i] = log_weights[i]
+        top = raw[0]
+        for i in range(1, n):
+            if raw[i] > top:
+                top = raw[i]
+        with nogil:
+            for i in range(n):
+                scaled[i] = <double>(raw[i] - top) / LOG_UNIT
+                weights[i] = exp(scaled[i])
+        if c_effective_size(weights, n) >= minimum:
+            return c_float_list(weights, n), 1.0
+        with nogil:
+            for step in range(TEMPER_STEPS):
+                middle = (low + high) / 2
+                c_exp_scaled(scaled, n, middle, weights)
+                if c_effective_size(weights, n) >= minimum:
+                    low = middle
+                else:
+                    high = middle
+            c_exp_scaled(scaled, n, low, weights)
+        return c_float_list(weights, n), low
+    finally:
+        free(raw)
+        free(scaled)
+        free(weights)

@@ -29,21 +29,22 @@ from ai.passing import HIGH_SPADES, LOW_SPADES_MASK, spade_guarded
 from ai.search import (
     EVIDENCE_SIZE,
     GUARD_KEYS,
+    LOG_UNIT,
     DealPlan,
     History,
     PassRecord,
     pass_evidence,
     play_evidence,
     sample_deals,
+    tempered_weights,
 )
+from ai.search import effective_size as effective_size
 from core.cards import QUEEN_OF_SPADES, cards_of, mask_of
 from core.observation import Observation
 from core.rules import pass_receiver, pass_sender
 
 Deal = tuple[int, int, int, int]
 
-#: Log-weights are whole numbers of this fraction of a nat (the kernels add integers).
-LOG_UNIT = 1024
 #: Deals resampled together, and how many times more are drawn uniformly to choose them from.
 BLOCK = 16
 POOL_FACTOR = 4
@@ -156,31 +157,6 @@ def pass_record(observation: Observation, model: PlayModel) -> PassRecord | None
         tuple(guard_table),
         tuple(log_weights),
     )
-
-
-def effective_size(weights: Sequence[float]) -> float:
-    """Return the effective sample size of importance weights, (Σw)² / Σw²."""
-    total = sum(weights)
-    squares = sum(weight * weight for weight in weights)
-    return total * total / squares if squares > 0 else 0.0
-
-
-def tempered_weights(log_weights: Sequence[int], minimum: float) -> tuple[list[float], float]:
-    """Return weights from log-weights, tempered so their effective size is at least
-    ``minimum`` (when the pool allows), and the power used (1: untempered, 0: uniform)."""
-    top = max(log_weights)
-    scaled = [(value - top) / LOG_UNIT for value in log_weights]
-    weights = [math.exp(value) for value in scaled]
-    if effective_size(weights) >= minimum:
-        return weights, 1.0
-    low, high = 0.0, 1.0
-    for _ in range(12):
-        middle = (low + high) / 2
-        if effective_size([math.exp(middle * value) for value in scaled]) >= minimum:
-            low = middle
-        else:
-            high = middle
-    return [math.exp(low * value) for value in scaled], low
 
 
 def resample(

@@ -2,7 +2,8 @@
 
 ``COMPILED`` says which one is loaded. Setting ``MDH_PURE_PYTHON=1`` forces the twin
 ``ai.search_py``, whose notes describe the rollout policy, the exact search, the cost and the
-sampling. ``deal_plan`` is plain Python in both cases (it runs once per decision).
+sampling. ``deal_plan`` and ``effective_size`` are plain Python in both cases (``deal_plan``
+runs once per decision).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from ai.search_py import (
     EPSILON,
     EVIDENCE_SIZE,
     GUARD_KEYS,
+    LOG_UNIT,
     MAX_THREADS,
     TALLY_BONUS,
     TALLY_CONCEDED,
@@ -31,6 +33,7 @@ from ai.search_py import (
     Table,
     check_threads,
     deal_plan,
+    effective_size,
 )
 from core.native import load_native, same_function
 
@@ -45,12 +48,14 @@ policy_card = same_function(search_py.policy_card, _implementation)
 rollout = same_function(search_py.rollout, _implementation)
 rollout_cards = same_function(search_py.rollout_cards, _implementation)
 sample_deals = same_function(search_py.sample_deals, _implementation)
+tempered_weights = same_function(search_py.tempered_weights, _implementation)
 
 __all__ = [
     "COMPILED",
     "EPSILON",
     "EVIDENCE_SIZE",
     "GUARD_KEYS",
+    "LOG_UNIT",
     "MAX_THREADS",
     "TALLY_BONUS",
     "TALLY_CONCEDED",
@@ -70,6 +75,7 @@ __all__ = [
     "Table",
     "check_threads",
     "deal_plan",
+    "effective_size",
     "evaluate",
     "evaluate_detail",
     "exact",
@@ -79,4 +85,5 @@ __all__ = [
     "rollout",
     "rollout_cards",
     "sample_deals",
+    "tempered_weights",
 ]

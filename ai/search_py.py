@@ -67,6 +67,8 @@ seat that had a choice, a log-weight from a table: by the kind of play (one wher
 would throw the Q♠, else a lead, a follow, a discard), by whether the rollout policy would have
 played that card, and by the number of legal cards. ``pass_evidence`` weighs the high spades by
 where a deal puts them after the pass (``PassRecord``; ``ai.inference.pass_record`` builds it).
+``tempered_weights`` turns a pool's summed log-weights into the weights it is resampled by
+(``ai.inference``).
 
 **Sampling.** ``deal_plan`` flattens a ``DealSampler`` (the ways to split each card group among
 the other seats) into plain numbers; ``sample_deals`` then draws deals from it exactly as the
@@ -77,6 +79,7 @@ multiply-and-reject on 64-bit outputs).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -871,6 +874,45 @@ def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[in
             total += record.log_weights[((index * 4 + holder) * 2 + guarded) * 2 + passer_guarded]
         results.append(total)
     return results
+
+
+#: Log-weights are whole numbers of this fraction of a nat (the kernels add integers).
+LOG_UNIT = 1024
+#: Halvings of the interval of the tempering power (``tempered_weights``).
+TEMPER_STEPS = 12
+
+
+def effective_size(weights: Sequence[float]) -> float:
+    """Return the effective sample size of importance weights, (Σw)² / Σw²."""
+    total = sum(weights)
+    squares = sum(weight * weight for weight in weights)
+    return total * total / squares if squares > 0 else 0.0
+
+
+def tempered_weights(log_weights: Sequence[int], minimum: float) -> tuple[list[float], float]:
+    """Return weights from log-weights (in ``1 / LOG_UNIT`` nats), tempered so their effective
+    size is at least ``minimum`` (when the pool allows), and the power used (1: untempered,
+    0: uniform).
+
+    The power is found by ``TEMPER_STEPS`` bisection steps in [0, 1], keeping the lower end
+    (a power whose weights still have the effective size wanted). The compiled twin adds the
+    weights as the built-in ``sum`` does on this Python, so both give the same floats.
+    """
+    if not log_weights:
+        raise ValueError("tempered_weights() needs at least one log-weight")
+    top = max(log_weights)
+    scaled = [(value - top) / LOG_UNIT for value in log_weights]
+    weights = [math.exp(value) for value in scaled]
+    if effective_size(weights) >= minimum:
+        return weights, 1.0
+    low, high = 0.0, 1.0
+    for _ in range(TEMPER_STEPS):
+        middle = (low + high) / 2
+        if effective_size([math.exp(middle * value) for value in scaled]) >= minimum:
+            low = middle
+        else:
+            high = middle
+    return [math.exp(low * value) for value in scaled], low
 
 
 def _guard_key(hand: int, guard_mask: int) -> int:
