@@ -34,8 +34,8 @@ default the cores minus one), which search them at once in the compiled kernel; 
 cost depends only on the deal and its number, so the threads change how many deals fit in the
 budget, never what a given deal is worth. On two threads or more, fewer than the cores, the
 kernel runs on a helper thread while the calling thread draws and weighs the next batch
-(``ai.batches.run_batches``); a batch drawn but left unvalued when time runs out is dropped, and nothing
-it drew is counted.
+(``ai.batches.run_batches``); a batch drawn but left unvalued when time runs out is dropped,
+and nothing it drew is counted.
 
 With a seed and ``max_samples`` the bot is reproducible: the result depends on the number of
 deals, never on the time taken nor on the number of threads.
