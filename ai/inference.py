@@ -38,7 +38,6 @@ from ai.search import (
     sample_deals,
     tempered_weights,
 )
-from ai.search import effective_size as effective_size
 from core.cards import QUEEN_OF_SPADES, cards_of, mask_of
 from core.observation import Observation
 from core.rules import pass_receiver, pass_sender

@@ -9,18 +9,15 @@ import pytest
 
 from ai.inference import (
     BLOCK,
-    LOG_UNIT,
     DealReader,
     PlayModel,
-    effective_size,
     pass_record,
     play_history,
     resample,
-    tempered_weights,
 )
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
-from ai.search import deal_plan, sample_deals
+from ai.search import LOG_UNIT, deal_plan, effective_size, sample_deals, tempered_weights
 from core.cards import QUEEN_OF_SPADES, cards_of, parse_card
 from core.hand import HandState
 from core.observation import Observation

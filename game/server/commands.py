@@ -145,8 +145,16 @@ def on_join(hub: Hub, conn: Conn, command: Command) -> None:
         if held is not None:  # a retry (or the seat's holder): the seat is theirs, nothing new
             take_seat_back(hub, conn, table, held)
             log.info("table %s: seat %d's join came again and was answered again", table.code, held)
-            answer = frame("joined", id=command.id, code=table.code, seat=held, token=proposed)
-            conn.send({**answer, "duplicate": True})
+            conn.send(
+                frame(
+                    "joined",
+                    id=command.id,
+                    code=table.code,
+                    seat=held,
+                    token=proposed,
+                    duplicate=True,
+                )
+            )
             send_snapshot(conn, table, held)
             return
     if table.started:
