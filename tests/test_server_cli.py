@@ -72,31 +72,25 @@ def test_one_command_at_a_time_with_json(server: ServerProcess) -> None:
     assert (status, failed["reason"]) == (1, "bad_token")
 
 
-def test_interactive_play_to_the_end_of_a_match(server: ServerProcess) -> None:
-    code, host_token = _table(server, "open,bot:first,bot:random,bot:first")
-    env = {**os.environ, "MDH_SEAT_TOKEN": ""}
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game",
-            "cli",
-            "--server",
-            server.url,
-            "--code",
-            code,
-            "--name",
-            "Bob",
-            "--interactive",
-        ],
+def interactive_client(server: ServerProcess, code: str, name: str) -> subprocess.Popen[str]:
+    """Start ``mdhearts cli --interactive`` joining the table as ``name`` (no seat token yet),
+    its input and output (with errors) on pipes, unbuffered."""
+    command = ["cli", "--server", server.url, "--code", code, "--name", name, "--interactive"]
+    return subprocess.Popen(
+        [sys.executable, "-m", "game", *command],
         cwd=ROOT,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
         bufsize=0,
-        env=env,
+        env={**os.environ, "MDH_SEAT_TOKEN": ""},
     )
+
+
+def test_interactive_play_to_the_end_of_a_match(server: ServerProcess) -> None:
+    code, host_token = _table(server, "open,bot:first,bot:random,bot:first")
+    proc = interactive_client(server, code, "Bob")
     assert proc.stdin is not None and proc.stdout is not None
     seen, started, answered = "", False, 0
     deadline = time.monotonic() + 90
@@ -128,28 +122,7 @@ def test_the_interactive_client_comes_back_by_itself_after_a_kill(tmp_path: Path
     port = free_port()
     server = ServerProcess(tmp_path / "s.sqlite3", port=port)
     code, host_token = _table(server, "open,bot:first,bot:first,bot:first")
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "game",
-            "cli",
-            "--server",
-            server.url,
-            "--code",
-            code,
-            "--name",
-            "Cy",
-            "--interactive",
-        ],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        bufsize=0,
-        env={**os.environ, "MDH_SEAT_TOKEN": ""},
-    )
+    proc = interactive_client(server, code, "Cy")
     assert proc.stdin is not None and proc.stdout is not None
     seen, answered, killed = "", 0, False
     deadline = time.monotonic() + 120
