@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
 import pytest
 from positions import play_randomly
@@ -379,28 +380,34 @@ def random_goal(rng: random.Random) -> Goal:
     return Goal(rng.randrange(4), scores, 100, rng.choice((0, 150)), shifts)
 
 
+def random_evaluation(rng: random.Random, look_ahead_share: float) -> tuple[Any, ...]:
+    """Return the arguments of an ``evaluate`` of three sampled deals of a random position:
+    random rollouts, seed, first deal, exact and leaf sizes, goal, and looking ahead in
+    ``look_ahead_share`` of them."""
+    hand = random_state(rng)
+    seat = hand.turn
+    assert seat is not None
+    sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
+    deals = [sampler.sample(rng) for _ in range(3)]
+    return (
+        deals,
+        table_of(hand),
+        legal_cards(hand),
+        rng.randint(1, 3),
+        rng.getrandbits(64),
+        rng.randrange(1000),
+        rng.choice((0, 3, 4)),
+        random_goal(rng)._replace(seat=seat),
+        rng.choice((0, 0, 3, 5)),
+        rng.random() < look_ahead_share,
+    )
+
+
 @needs_compiled
 def test_batched_evaluation_agrees() -> None:
     rng = random.Random(13)
     for _ in range(150):
-        hand = random_state(rng)
-        seat = hand.turn
-        assert seat is not None
-        sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
-        deals = [sampler.sample(rng) for _ in range(3)]
-        legal = legal_cards(hand)
-        arguments = (
-            deals,
-            table_of(hand),
-            legal,
-            rng.randint(1, 3),
-            rng.getrandbits(64),
-            rng.randrange(1000),
-            rng.choice((0, 3, 4)),
-            random_goal(rng)._replace(seat=seat),
-            rng.choice((0, 0, 3, 5)),
-            rng.random() < 0.5,
-        )
+        arguments = random_evaluation(rng, look_ahead_share=0.5)
         assert compiled.evaluate(*arguments) == search_py.evaluate(*arguments)
 
 
@@ -411,24 +418,8 @@ def test_detailed_evaluation_agrees_and_sums_to_the_plain_one() -> None:
     rng = random.Random(41)
     detailed = 0
     for _ in range(150):
-        hand = random_state(rng)
-        seat = hand.turn
-        assert seat is not None
-        sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
-        deals = [sampler.sample(rng) for _ in range(3)]
-        legal = legal_cards(hand)
-        arguments = (
-            deals,
-            table_of(hand),
-            legal,
-            rng.randint(1, 3),
-            rng.getrandbits(64),
-            rng.randrange(1000),
-            rng.choice((0, 3, 4)),
-            random_goal(rng)._replace(seat=seat),
-            rng.choice((0, 0, 3, 5)),
-            rng.random() < 0.3,
-        )
+        arguments = random_evaluation(rng, look_ahead_share=0.3)
+        deals, legal = arguments[0], arguments[2]
         costs, tallies = search_py.evaluate_detail(*arguments)
         assert compiled.evaluate_detail(*arguments) == (costs, tallies), arguments[1:]
         assert len(costs) == len(deals) * len(legal)
