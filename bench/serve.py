@@ -40,7 +40,15 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from ai.lifetime import ends_with_parent
 from bench import machine_info
-from core.cards import TWO_OF_CLUBS, card_text, cards_of, mask_of, parse_card, suit_of
+from core.cards import (
+    TWO_OF_CLUBS,
+    card_text,
+    cards_of,
+    has_card,
+    mask_of,
+    parse_card,
+    suit_of,
+)
 from core.events import passes_known
 from core.kernel import legal_mask
 from core.rules import RuleSet
@@ -226,7 +234,7 @@ class Client:
             self.hand = mask_of(parse_card(text) for text in event["hand"])
             self.trick, self.tricks_done, self.broken = [], 0, False
             if event["direction"] == "hold":
-                self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
+                self.to_act = self.seat if has_card(self.hand, TWO_OF_CLUBS) else None
             else:
                 await self.pace.wait()
                 await self.send("pass", cards=[card_text(c) for c in cards_of(self.hand)[:3]])
@@ -236,7 +244,7 @@ class Client:
             passes = event["passes"]
             self.hand &= ~mask_of(parse_card(text) for text in passes[gave])
             self.hand |= mask_of(parse_card(text) for text in passes[sender])
-            self.to_act = self.seat if self.hand >> TWO_OF_CLUBS & 1 else None
+            self.to_act = self.seat if has_card(self.hand, TWO_OF_CLUBS) else None
         elif kind == "card_played":
             card = parse_card(event["card"])
             if event["seat"] == self.seat:
@@ -417,7 +425,6 @@ def run(args: argparse.Namespace) -> int:
     server_core, pinned = pin_cores()
     print(pinned)
     ks = [int(part) for part in str(args.tables).split(",") if part.strip()]
-    spread = args.spread
     runs = [(args.flat_tables, 0.0)] if args.flat_tables else []
     runs += [(k, 1.0) for k in ks]
     largest = None
@@ -426,7 +433,7 @@ def run(args: argparse.Namespace) -> int:
             profile = args.profile if args.profile and gap else None
             server = Server(Path(folder), server_core, profile)
             try:
-                result = asyncio.run(run_tables(server, tables, gap, args.seconds, spread))
+                result = asyncio.run(run_tables(server, tables, gap, args.seconds, args.spread))
             finally:
                 server.stop()
             result["server"] = _server_timing(Path(folder) / "server.log")
