@@ -11,7 +11,8 @@ from ai.easy import EasyBot
 from ai.external import ENGINE_PREFIX, make_engine_bot, split_command
 from ai.hard import HardBot
 from ai.normal import NormalBot
-from core.seats import Seat, split_bot_name
+from ai.search_py import check_threads
+from core.seats import Seat, split_bot_name, split_bot_name_and_threads
 
 BotFactory = Callable[[int | None], Bot]
 
@@ -47,9 +48,10 @@ def split_think_time(name: str) -> tuple[str, float | None]:
 
 
 def is_registered(name: str) -> bool:
-    """Return whether ``name`` is a registered bot, with or without a valid think time."""
+    """Return whether ``name`` is a registered bot, with or without a valid think time and
+    thread count."""
     try:
-        return split_think_time(name)[0] in BOTS
+        return split_bot_name_and_threads(name)[0] in BOTS
     except ValueError:
         return False
 
@@ -57,22 +59,34 @@ def is_registered(name: str) -> bool:
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """Return a new bot by name or ``engine:COMMAND`` (seeded when it uses chance).
 
-    ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one.
-    Raises ValueError for an unknown name, a bad think time or an unusable engine command.
+    ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one, and
+    ``NAME/Nt`` (e.g. ``hard@1000ms/2t``) the search threads of a bot that has them. Raises
+    ValueError for an unknown name, a bad think time or thread count, or an unusable engine
+    command.
     """
     if name.startswith(ENGINE_PREFIX):
         return make_engine_bot(name, seed)
-    base, think_ms = split_think_time(name)
+    base, think_ms, threads = split_bot_name_and_threads(name)
     try:
         factory = BOTS[base]
     except KeyError:
         raise ValueError(f"unknown bot {base!r} (known: {', '.join(sorted(BOTS))})") from None
     bot = factory(seed)
-    if think_ms is not None:
-        if not hasattr(bot, "think_ms"):
-            close_bot(bot)
-            raise ValueError(f"the {base} bot has no think time to set")
-        cast(Any, bot).think_ms = think_ms
+    try:
+        if think_ms is not None:
+            if not hasattr(bot, "think_ms"):
+                raise ValueError(f"the {base} bot has no think time to set")
+            cast(Any, bot).think_ms = float(think_ms)
+        if threads is not None:
+            if not hasattr(bot, "threads"):
+                raise ValueError(f"the {base} bot has no search threads to set")
+            try:
+                cast(Any, bot).threads = check_threads(threads)
+            except ValueError as error:
+                raise ValueError(f"bad thread count in {name!r}: {error}") from None
+    except ValueError:
+        close_bot(bot)
+        raise
     return bot
 
 

@@ -11,19 +11,20 @@ engine's summary counts them and why, so a report can say its scores are not all
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import os
 import signal
 import statistics
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ai.autoplay import play_bots, play_hand_bots
 from ai.bot import Bot, close_bot
-from ai.cores import THREADS_ENV
+from ai.cores import THREADS_ENV, threads_from_env
 from ai.deal_journal import DealJournal, JournalError
 from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
@@ -331,8 +332,9 @@ def _map(
 
     processes = min(workers, len(jobs))
     if processes <= 1:
-        for job in jobs:
-            arrived(function(job))
+        with _one_thread_unless_told():
+            for job in jobs:
+                arrived(function(job))
         return results
     # Chunks of up to four jobs, but at least as many chunks as processes.
     chunksize = max(1, min(4, len(jobs) // processes))
@@ -351,11 +353,38 @@ def _start_pool_worker() -> None:
     os.environ.setdefault(THREADS_ENV, "1")
 
 
+@contextlib.contextmanager
+def _one_thread_unless_told() -> Iterator[None]:
+    """Within the block, a hard bot that names no threads searches on one thread unless
+    ``MDH_SEARCH_THREADS`` says otherwise, as in a pool worker; the environment is restored."""
+    if THREADS_ENV in os.environ:
+        yield
+        return
+    os.environ[THREADS_ENV] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(THREADS_ENV, None)
+
+
+def unnamed_seat_threads(environ: Mapping[str, str] | None = None) -> int:
+    """Return the search threads of a tournament's bots whose names set none (``hard``, not
+    ``hard/2t``): ``MDH_SEARCH_THREADS``, else one, in every worker."""
+    return threads_from_env({THREADS_ENV: "1", **(os.environ if environ is None else environ)})[0]
+
+
 def journal_header(
     lineup: Sequence[str], seed: int, rules: RuleSet | None = None
 ) -> dict[str, Any]:
-    """Return what names a tournament's deals in a journal: its lineup, rules and seed."""
-    return {"lineup": list(lineup), "rules": (rules or RuleSet()).to_dict(), "seed": seed}
+    """Return what names a tournament's deals in a journal: its lineup (with any thread
+    counts the names set, ``hard@1000ms/2t``), the threads of the bots whose names set none,
+    its rules and seed."""
+    return {
+        "lineup": list(lineup),
+        "threads": unnamed_seat_threads(),
+        "rules": (rules or RuleSet()).to_dict(),
+        "seed": seed,
+    }
 
 
 def run_tournament(

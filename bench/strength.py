@@ -2,8 +2,10 @@
 
 Every target pits one bot (the first of its lineup) against three copies of another and asks
 for its Diff (its points minus the mean of the other three, per hand) to be at most a bound;
-some also ask for a share of full matches won. A lineup whose bots are not registered (or whose
-bot cannot be built, e.g. OpenSpiel is missing) is reported as not available.
+some also ask for a share of full matches won, and some are only reported. A lineup whose bots
+are not registered (or whose bot cannot be built, e.g. OpenSpiel is missing) is reported as not
+available. ``TARGETS`` make the default run; ``EXTRA_TARGETS`` run only when ``--only`` names
+them.
 """
 
 from __future__ import annotations
@@ -19,12 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ai.cores import available_cores
 from ai.deal_journal import JournalError, open_journal
 from ai.registry import make_bot
+from ai.search_py import MAX_THREADS
 from ai.tournament import BotSummary, journal_header, markdown_table, run_tournament
 from bench import add_markdown_option, cpu_model, machine_info
 from bench.baseline import Baseline, BaselineError, prepare_baseline
 from core.files import write_atomically
+from core.seats import join_bot_name, split_bot_name_and_threads
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
@@ -42,12 +47,17 @@ def _minus(text: str) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """A named tournament and the result it must reach for its first bot."""
+    """A named tournament and the result it must reach for its first bot.
+
+    A target without ``max_diff`` is only reported. ``workers`` fixes the worker processes
+    (None: ``--workers``, else one per core).
+    """
 
     name: str
     lineup: tuple[str, str, str, str]
-    max_diff: float
+    max_diff: float | None
     min_match_win_rate: float | None = None
+    workers: int | None = None
 
     @property
     def subject(self) -> str:
@@ -56,6 +66,8 @@ class Target:
 
     def describe(self) -> str:
         """Return the target as text, e.g. ``Diff ≤ −1.5 and match win rate ≥ 40%``."""
+        if self.max_diff is None:
+            return "Diff reported"
         text = f"Diff ≤ {_minus(f'{self.max_diff:g}')}"
         if self.min_match_win_rate is not None:
             text += f" and match win rate ≥ {100 * self.min_match_win_rate:g}%"
@@ -71,6 +83,21 @@ TARGETS = (
     Target("normal-vs-ismcts", ("normal", "ismcts", "ismcts", "ismcts"), 0.0),
     Target("hard-vs-baseline", ("hard", BASELINE_HARD, BASELINE_HARD, BASELINE_HARD), -0.6),
     Target("hard-time", ("hard@1000ms", "hard@100ms", "hard@100ms", "hard@100ms"), -0.3),
+)
+
+#: Search threads of the hard-cores subject: every core of this machine.
+ALL_CORES = min(MAX_THREADS, available_cores())
+
+#: Targets run only when ``--only`` names them (each takes many hours at 1000 ms).
+EXTRA_TARGETS = (
+    # The subject searches on every core; one worker plays the deals, so no other process
+    # takes a core from it, and the three others think one at a time on one thread each.
+    Target(
+        "hard-cores",
+        (join_bot_name("hard", threads=ALL_CORES), "hard/1t", "hard/1t", "hard/1t"),
+        None,
+        workers=1,
+    ),
 )
 
 
@@ -111,6 +138,8 @@ class Outcome:
         subject = self.subject_summary
         if self.problem is not None or subject is None:
             return f"not available ({self.problem})"
+        if self.target.max_diff is None:
+            return "reported"
         if subject.diff > self.target.max_diff:
             return "not met"
         wanted = self.target.min_match_win_rate
@@ -133,13 +162,24 @@ def unavailable(lineup: Sequence[str]) -> str | None:
 
 
 def with_think_time(target: Target, think_ms: int | None) -> Target:
-    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``).
+    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``,
+    ``hard/2t`` becomes ``hard@Nms/2t``).
 
     Seats that name their own time (``hard@1000ms``) keep it.
     """
     if think_ms is None:
         return target
-    a, b, c, d = (f"hard@{think_ms}ms" if name == "hard" else name for name in target.lineup)
+
+    def timed(name: str) -> str:
+        try:
+            base, own_ms, threads = split_bot_name_and_threads(name)
+        except ValueError:  # not a registry name: a baseline seat
+            return name
+        if base != "hard" or own_ms is not None:
+            return name
+        return join_bot_name(base, think_ms, threads)
+
+    a, b, c, d = (timed(name) for name in target.lineup)
     return replace(target, lineup=(a, b, c, d))
 
 
@@ -177,6 +217,8 @@ def run_target(
     outcome = Outcome(target, deals, played_matches)
     if BASELINE_HARD in target.lineup:
         outcome.problem = "needs a baseline commit: --baseline REF"
+    elif target.lineup.count(target.subject) > 1:
+        outcome.problem = f"{target.subject} plays more than one seat: nothing to compare"
     else:
         outcome.problem = unavailable(target.lineup)
     if outcome.problem is None:
@@ -230,12 +272,14 @@ def render_outcome(outcome: Outcome) -> str:
         f"Lineup: {', '.join(target.lineup)}. Target for {target.subject}: {target.describe()}.",
     ]
     if outcome.problem is None:
-        matches = f", {outcome.matches} full matches" if outcome.matches else ""
+        extras = f", {outcome.matches} full matches" if outcome.matches else ""
+        if target.workers is not None:
+            extras += f", {target.workers} worker process{'es' * (target.workers > 1)}"
         kept = (
             f" ({outcome.from_journal:,} of them from the journal)" if outcome.from_journal else ""
         )
         lines += [
-            f"{outcome.deals:,} duplicate deals ({4 * outcome.deals:,} hands){kept}{matches}, "
+            f"{outcome.deals:,} duplicate deals ({4 * outcome.deals:,} hands){kept}{extras}, "
             f"{outcome.seconds:,.1f} s.",
             "",
             markdown_table(outcome.summaries).rstrip("\n"),
@@ -289,10 +333,11 @@ def deals_json(info: dict[str, str], seed: int, outcomes: Sequence[Outcome]) -> 
 
 
 def select_targets(only: str | None) -> list[Target]:
-    """Return the targets named in a comma-separated list (all when None); raise ValueError."""
+    """Return the targets named in a comma-separated list (``TARGETS`` when None); raise
+    ValueError."""
     if only is None:
         return list(TARGETS)
-    by_name = {target.name: target for target in TARGETS}
+    by_name = {target.name: target for target in (*TARGETS, *EXTRA_TARGETS)}
     names = [name.strip() for name in only.split(",") if name.strip()]
     unknown = [name for name in names if name not in by_name]
     if unknown or not names:
@@ -307,7 +352,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--only",
         metavar="NAME[,NAME]",
-        help=f"run only these tournaments ({', '.join(target.name for target in TARGETS)})",
+        help=f"run only these tournaments ({', '.join(target.name for target in TARGETS)}; "
+        f"and, only when named, {', '.join(target.name for target in EXTRA_TARGETS)})",
     )
     parser.add_argument(
         "--deals",
@@ -411,7 +457,13 @@ def run(args: argparse.Namespace) -> int:
         target, labels = baseline_seats(target, baseline, args.hard_think_ms)
         try:
             outcome = run_target(
-                target, args.deals, args.matches, args.seed, workers, labels, args.journal
+                target,
+                args.deals,
+                args.matches,
+                args.seed,
+                target.workers or workers,
+                labels,
+                args.journal,
             )
         except (JournalError, OSError) as error:
             print(f"the journal of {target.name} cannot be used: {error}", file=sys.stderr)

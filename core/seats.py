@@ -34,6 +34,7 @@ ENGINE = "engine"
 MAX_SEAT_TEXT = 500
 _BOT_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _THINK = re.compile(r"([1-9][0-9]{0,6})ms")
+_THREADS = re.compile(r"([1-9][0-9]{0,2})t")
 
 
 class SeatError(HeartsError):
@@ -107,8 +108,7 @@ class Seat:
 
         A plain ``bot`` seat gives ``default`` (the front end's default bot).
         """
-        name = self.bot or default
-        return f"{name}@{self.think_ms}ms" if self.think_ms is not None else name
+        return join_bot_name(self.bot or default, self.think_ms)
 
 
 def split_bot_name(text: str) -> tuple[str, int | None]:
@@ -116,7 +116,8 @@ def split_bot_name(text: str) -> tuple[str, int | None]:
 
     The one grammar of a bot name and think time, for seats and the bot registry alike: the
     name is lowercase, the think time a whole number of milliseconds from 1 to 9999999 written
-    with ASCII digits and no leading zero. Raises SeatError saying what is wrong.
+    with ASCII digits and no leading zero (registry names may add search threads:
+    ``split_bot_name_and_threads``). Raises SeatError saying what is wrong.
 
     >>> split_bot_name("hard@250ms")
     ('hard', 250)
@@ -128,6 +129,47 @@ def split_bot_name(text: str) -> tuple[str, int | None]:
     core.seats.SeatError: bad think time in 'hard@0250ms': write it as hard@250ms
     """
     return _split_bot_name(text, text, "")
+
+
+def join_bot_name(name: str, think_ms: int | None = None, threads: int | None = None) -> str:
+    """Return the registry name of a bot with a think time and threads, each if given.
+
+    >>> join_bot_name("hard", 1000, 2)
+    'hard@1000ms/2t'
+    >>> join_bot_name("hard")
+    'hard'
+    """
+    text = name if think_ms is None else f"{name}@{think_ms}ms"
+    return text if threads is None else f"{text}/{threads}t"
+
+
+def split_bot_name_and_threads(text: str) -> tuple[str, int | None, int | None]:
+    """Split a registry name, ``NAME[@MSms][/Nt]``, into the name, think time and threads.
+
+    ``/Nt`` asks for N search threads (a whole number from 1 to 999, ASCII digits, no leading
+    zero; which counts a bot can use is for the bot to say). Registry names take it, seats do
+    not: a seat's bot searches on the threads its program sets. The rest is ``split_bot_name``'s
+    grammar. Raises SeatError saying what is wrong.
+
+    >>> split_bot_name_and_threads("hard@1000ms/2t")
+    ('hard', 1000, 2)
+    >>> split_bot_name_and_threads("hard/1t")
+    ('hard', None, 1)
+    >>> split_bot_name_and_threads("hard@250ms")
+    ('hard', 250, None)
+    >>> split_bot_name_and_threads("hard@1000ms/0t")
+    Traceback (most recent call last):
+    ...
+    core.seats.SeatError: bad thread count in 'hard@1000ms/0t': write it as hard@1000ms/2t
+    """
+    rest, slash, count = text.partition("/")
+    name, think_ms = _split_bot_name(rest, text, "")
+    if not slash:
+        return name, think_ms, None
+    matched = _THREADS.fullmatch(count)
+    if matched is None:
+        raise SeatError(f"bad thread count in {short_repr(text)}: write it as {rest}/2t")
+    return name, think_ms, int(matched.group(1))
 
 
 def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int | None]:

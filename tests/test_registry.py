@@ -1,4 +1,4 @@
-"""Bots by name: the registry's names and the ``NAME@MSms`` think-time form."""
+"""Bots by name: the registry's names, the ``NAME@MSms`` think time and ``/Nt`` threads."""
 
 from __future__ import annotations
 
@@ -69,3 +69,44 @@ def test_the_longest_think_time_both_accept() -> None:
 
     assert Seat.parse("bot:hard@9999999ms").think_ms == 9999999
     assert split_think_time("hard@9999999ms") == ("hard", 9999999.0)
+
+
+def test_a_thread_count_sets_the_bots_search_threads_and_only_its() -> None:
+    bot = make_bot("hard@250ms/3t", 1)
+    assert isinstance(bot, HardBot)
+    assert (bot.threads, bot.think_ms) == (3, 250)
+    assert make_bot("hard/1t", 1).threads == 1  # type: ignore[attr-defined]
+    assert make_bot("hard@250ms", 1).threads == HardBot().threads  # type: ignore[attr-defined]
+    assert is_registered("hard@250ms/3t") and is_bot_spec("hard/3t")
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["hard/", "hard/t", "hard/2", "hard/0t", "hard/02t", "hard/1000t", "hard/2T", "hard/２t"],
+)
+def test_malformed_thread_counts_are_refused_with_the_expected_form(name: str) -> None:
+    with pytest.raises(ValueError, match=f"bad thread count in '{name}': write it as hard/2t"):
+        make_bot(name, 1)
+    assert not is_registered(name)
+    assert not is_bot_spec(name)
+
+
+def test_thread_counts_the_bot_cannot_use_are_refused() -> None:
+    with pytest.raises(ValueError, match="bad thread count in 'hard/257t': threads must be from"):
+        make_bot("hard/257t", 1)
+    with pytest.raises(ValueError, match="the normal bot has no search threads to set"):
+        make_bot("normal/2t", 1)
+    with pytest.raises(ValueError, match="bad thread count in 'hard@5ms/2t/2t'"):
+        make_bot("hard@5ms/2t/2t", 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("bot:hard/2t", "bad bot name"), ("bot:hard@250ms/2t", "bad think time")],
+)
+def test_seats_take_no_thread_count(text: str, message: str) -> None:
+    """A seat's bot searches on the threads its program sets: the seat grammar is unchanged."""
+    from core.seats import Seat, SeatError
+
+    with pytest.raises(SeatError, match=message):
+        Seat.parse(text)

@@ -303,3 +303,24 @@ def test_a_pool_worker_searches_on_one_thread_unless_told(
     monkeypatch.setenv(THREADS_ENV, "3")
     _start_pool_worker()
     assert HardBot().threads == 3
+
+
+def test_each_seat_searches_on_its_own_threads_in_one_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``hard/3t`` searches on 3 threads; a hard seat naming none on one, as in a pool worker."""
+    from ai.cores import THREADS_ENV
+    from ai.hard import HardBot
+
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    monkeypatch.setattr("ai.cores.available_cores", lambda: 8)
+    played = []
+
+    def recording(rules: RuleSet, direction: str, deal: Sequence[int], bots: Sequence[Bot]) -> Any:
+        played.append(sorted(bot.threads for bot in bots if isinstance(bot, HardBot)))
+        return play_hand(rules, direction, deal, bots)
+
+    monkeypatch.setattr(tournament, "play_hand", recording)
+    run_tournament(["hard@2ms/3t", "hard@2ms", "hard@2ms/1t", "easy"], 1, seed=5, workers=1)
+    assert played == [[1, 1, 3]] * 4
+    assert THREADS_ENV not in os.environ
