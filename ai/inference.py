@@ -32,7 +32,9 @@ from ai.search import (
     LOG_UNIT,
     DealPlan,
     History,
+    LearnedModel,
     PassRecord,
+    learned_evidence,
     pass_evidence,
     play_evidence,
     sample_deals,
@@ -195,6 +197,9 @@ class DealReader:
     passes: PassRecord | None = None
     #: Deals drawn uniformly per deal kept (a larger pool lets the evidence weigh more fully).
     pool_factor: int = POOL_FACTOR
+    #: A learned model of play to read the plays with instead of ``model``'s (``ai.play_model``;
+    #: the pass is still read with ``model``).
+    learned: LearnedModel | None = None
     powers: list[float] = field(default_factory=list)
     blocks: list[int] = field(default_factory=list)
     _table: tuple[int, ...] = ()
@@ -222,7 +227,9 @@ class DealReader:
         size = BLOCK * self.pool_factor
         pool = sample_deals(self.plan, size, self.seed, block * size)
         log_weights = [0] * size
-        if self.history is not None:
+        if self.history is not None and self.learned is not None:
+            log_weights = learned_evidence(pool, self.history, self.learned)
+        elif self.history is not None:
             log_weights = play_evidence(pool, self.history, self._table)
         if self.passes is not None:
             from_passes = pass_evidence(pool, self.passes)
