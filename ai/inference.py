@@ -65,6 +65,9 @@ class PlayModel:
     #: How often a player keeps an unguarded high spade when passing, or passes a guarded one
     #: (None: the pass is not read).
     passing: float | None = 0.1
+    #: A learned model of play that reads the plays instead of the four explorations above
+    #: (``ai.play_model``; None, the default: not used). The pass is read as above.
+    learned: LearnedModel | None = None
 
     def log_weights(self) -> tuple[int, ...]:
         """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
@@ -197,9 +200,6 @@ class DealReader:
     passes: PassRecord | None = None
     #: Deals drawn uniformly per deal kept (a larger pool lets the evidence weigh more fully).
     pool_factor: int = POOL_FACTOR
-    #: A learned model of play to read the plays with instead of ``model``'s (``ai.play_model``;
-    #: the pass is still read with ``model``).
-    learned: LearnedModel | None = None
     powers: list[float] = field(default_factory=list)
     blocks: list[int] = field(default_factory=list)
     _table: tuple[int, ...] = ()
@@ -227,8 +227,8 @@ class DealReader:
         size = BLOCK * self.pool_factor
         pool = sample_deals(self.plan, size, self.seed, block * size)
         log_weights = [0] * size
-        if self.history is not None and self.learned is not None:
-            log_weights = learned_evidence(pool, self.history, self.learned)
+        if self.history is not None and self.model.learned is not None:
+            log_weights = learned_evidence(pool, self.history, self.model.learned)
         elif self.history is not None:
             log_weights = play_evidence(pool, self.history, self._table)
         if self.passes is not None:

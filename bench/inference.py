@@ -22,7 +22,7 @@ import random
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ai.bot import close_bot
@@ -38,7 +38,7 @@ from ai.knowledge import read_knowledge
 from ai.play_model import DEFAULT_PATH, PlayModelError, load_play_model
 from ai.registry import make_bot
 from ai.sampler import DealSampler
-from ai.search import LearnedModel, deal_plan
+from ai.search import deal_plan
 from ai.tournament import mean_and_interval
 from bench import add_markdown_option, machine_info, publish
 from core.cards import QUEEN_OF_SPADES, SPADES, cards_of, make_card
@@ -183,18 +183,16 @@ def play_positions(
 
 @dataclass(frozen=True)
 class Reader:
-    """One play-reading sampler to measure: a play model and the pool it resamples from, and
-    the learned model of play that reads the plays instead of the play model, if any."""
+    """One play-reading sampler to measure: a play model and the pool it resamples from."""
 
     model: PlayModel
     pool_factor: int = POOL_FACTOR
-    learned: LearnedModel | None = None
 
     @property
     def name(self) -> str:
         """Return the model's command-line form, with the pool when it is not the default."""
         name = model_name(self.model)
-        if self.learned is not None:
+        if self.model.learned is not None:
             passing = self.model.passing
             name = LEARNED if passing is None else f"{LEARNED},{passing:g}"
         return name if self.pool_factor == POOL_FACTOR else f"{name} pool×{self.pool_factor}"
@@ -224,13 +222,7 @@ def measure(
             drawn = {}
             for reader, record in zip(readers, records, strict=True):
                 deal_reader = DealReader(
-                    plan,
-                    rng.getrandbits(64),
-                    history,
-                    reader.model,
-                    record,
-                    reader.pool_factor,
-                    reader.learned,
+                    plan, rng.getrandbits(64), history, reader.model, record, reader.pool_factor
                 )
                 started = time.perf_counter()
                 drawn[reader.name] = deal_reader.draw(0, deals)
@@ -407,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     readers = [
-        Reader(model, pool, play_model if found is not None else None)
+        Reader(replace(model, learned=play_model) if found is not None else model, pool)
         for model, found in zip(models, learned, strict=True)
         for pool in pools
     ]

@@ -25,7 +25,7 @@ def test_a_learned_reader_weighs_the_pool_by_the_learned_evidence() -> None:
         if history is None or len(history.cards) < 12:
             continue
         plan = deal_plan(DealSampler(read_knowledge(observation)))
-        reader = DealReader(plan, 11, history, PlayModel(passing=None), learned=model)
+        reader = DealReader(plan, 11, history, PlayModel(passing=None, learned=model))
         drawn = reader.draw(0, 16)
         pool = sample_deals(plan, 16 * reader.pool_factor, 11, 0)
         weights, _ = tempered_weights(learned_evidence(pool, history, model), 16)
