@@ -19,11 +19,13 @@ import sys
 import time
 from pathlib import Path
 
+from ai.bot import close_bot
 from ai.inference import DEFAULT_MODEL
 from ai.play_model import KINDS, model_json
+from ai.registry import make_bot
 from ai.search import LearnedModel, card_features, policy_card
 from bench import add_markdown_option, machine_info, publish
-from bench.policy_data import Play, record
+from bench.policy_data import HARD, Play, record
 from bench.policy_fit import PENALTY, Choice, fit, log_probabilities, predicted
 from core.cards import QUEEN_OF_SPADES
 from core.files import write_atomically
@@ -53,7 +55,8 @@ def choice_of(play: Play) -> tuple[Choice, int, float]:
     return Choice(kind, tuple(rows), cards.index(play.card)), cards.index(policy), epsilon
 
 
-Scored = list[tuple[Choice, int, float]]
+#: Plays as choices, each with the policy's card, its ε and the bot that played it.
+Scored = list[tuple[Choice, int, float, str]]
 
 
 def scores(model: LearnedModel, scored: Scored) -> list[str]:
@@ -61,12 +64,12 @@ def scores(model: LearnedModel, scored: Scored) -> list[str]:
     hand-written policy read with ε, and of uniform play."""
     if not scored:
         return ["0", "—", "—", "—", "—", "—"]
-    choices = [choice for choice, _, _ in scored]
+    choices = [choice for choice, _, _, _ in scored]
     learned = -sum(log_probabilities(model, choices)) / len(choices)
     hits = sum(predicted(model, choice) == choice.played for choice in choices) / len(choices)
-    policy_hits = sum(policy == choice.played for choice, policy, _ in scored) / len(choices)
+    policy_hits = sum(policy == choice.played for choice, policy, _, _ in scored) / len(choices)
     policy_loss = 0.0
-    for choice, policy, epsilon in scored:
+    for choice, policy, epsilon, _ in scored:
         n = len(choice.rows)
         chance = 1.0 - epsilon + epsilon / n if policy == choice.played else epsilon / n
         policy_loss -= math.log(chance) / len(choices)
@@ -96,23 +99,32 @@ def render(model: LearnedModel, held_out: Scored, info: dict[str, str]) -> tuple
     lines += ["", "## Held-out hands (log-loss in nats a play, lower is better)", ""]
     lines += ["| kind | " + " | ".join(columns) + " |", "| --- |" + " ---: |" * len(columns)]
     text = ["Held-out hands (log-loss in nats a play, lower is better)"]
-    for index, kind in [*enumerate(KINDS), (-1, "all")]:
-        cells = scores(model, [row for row in held_out if index in (-1, row[0].kind)])
-        lines.append(f"| {kind} | " + " | ".join(cells) + " |")
+    groups = [
+        (kind, [row for row in held_out if row[0].kind == index])
+        for index, kind in enumerate(KINDS)
+    ]
+    groups.append(("all", held_out))
+    bots = sorted({row[3] for row in held_out})
+    if len(bots) > 1:
+        groups += [(f"all, {bot} bots", [row for row in held_out if row[3] == bot]) for bot in bots]
+    for name, rows in groups:
+        cells = scores(model, rows)
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
         named = "  ".join(f"{column} {cell}" for column, cell in zip(columns, cells, strict=True))
-        text.append(f"{kind:8} {named}")
+        text.append(f"{name:8} {named}")
     text.append(f"mix {model.mix:g}")
     lines += ["", f"Mixed with uniform play: {model.mix:g}."]
     return "\n".join(text), "\n".join(lines)
 
 
-def split(hands: dict[int, list[Play]]) -> tuple[Scored, Scored]:
+def split(hands: dict[int, tuple[list[Play], str]]) -> tuple[Scored, Scored]:
     """Return the plays of the hands fitted on and of the hands held out (one in HELD_OUT)."""
     fitted: Scored = []
     held_out: Scored = []
     for number in sorted(hands):
         target = held_out if number % HELD_OUT == HELD_OUT - 1 else fitted
-        target.extend(choice_of(play) for play in hands[number])
+        plays, bot = hands[number]
+        target.extend((*choice_of(play), bot) for play in plays)
     return fitted, held_out
 
 
@@ -131,6 +143,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_DEALS,
         metavar="D",
         help=f"deals a decision of the hard bots that play them (default {DEFAULT_DEALS})",
+    )
+    parser.add_argument(
+        "--bots",
+        default=HARD,
+        metavar="BOT[,BOT]",
+        help="bots that play the hands, four of one kind a hand, in turn (default hard)",
     )
     parser.add_argument(
         "--data",
@@ -167,16 +185,19 @@ def run(args: argparse.Namespace) -> int:
         return 2
     started = time.perf_counter()
     try:
-        hands = record(args.data, args.hands, args.seed, args.deals)
+        bots = [name.strip() for name in args.bots.split(",") if name.strip()]
+        for name in bots:
+            close_bot(make_bot(name, 0))
+        hands = record(args.data, args.hands, args.seed, args.deals, bots or [HARD])
     except (OSError, ValueError) as error:
         print(f"python -m bench policy: {error}", file=sys.stderr)
         return 2
     fitted, held_out = split(hands)
-    model = fit([choice for choice, _, _ in fitted], args.penalty)
+    model = fit([choice for choice, _, _, _ in fitted], args.penalty)
     info = machine_info()
     info["command"] = (
         f"python -m bench policy --hands {args.hands} --deals {args.deals} "
-        f"--data {args.data} --penalty {args.penalty:g} --seed {args.seed}"
+        f"--bots {args.bots} --data {args.data} --penalty {args.penalty:g} --seed {args.seed}"
     )
     info["plays"] = f"{len(fitted)} fitted on, {len(held_out)} held out"
     info["seconds"] = f"{time.perf_counter() - started:.0f}"
@@ -184,6 +205,7 @@ def run(args: argparse.Namespace) -> int:
     if args.write is not None:
         fit_info = {
             "hands": args.hands,
+            "bots": args.bots,
             "deals": args.deals,
             "seed": args.seed,
             "penalty": args.penalty,

@@ -125,11 +125,10 @@ def test_bench_policy_records_fits_and_writes_a_model(
     assert bench_main([*args, "--write", str(weights)]) == 0
     out = capsys.readouterr().out
     assert "learned: card played" in out and out.count("plays") >= 4
-    hands = dict(read_hands(data))
+    hands = {number: (plays, bot) for number, plays, bot in read_hands(data)}
     assert sorted(hands) == [0, 1, 2, 3, 4]
-    assert all(hands[number] for number in hands)
-    number, plays = decode(encode(0, hands[0]))
-    assert (number, plays) == (0, hands[0])
+    assert all(plays and bot == "hard" for plays, bot in hands.values())
+    assert decode(encode(0, hands[0][0], "hard")) == (0, hands[0][0], "hard")
     model = load_play_model(weights)
     # Run again: the hands recorded are read, not played again, and give the same model.
     before = data.read_text(encoding="utf-8")
@@ -145,3 +144,17 @@ def test_bench_policy_refuses_a_malformed_file_of_plays(
     data.write_text('{"hand": 0, "plays": [[1, 2]]}\n', encoding="utf-8")
     assert bench_main(["policy", "--hands", "5", "--data", str(data)]) == 2
     assert "line 1: a malformed line of plays" in capsys.readouterr().err
+
+
+def test_bench_policy_plays_hands_with_each_bot_in_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "plays.jsonl"
+    args = ["policy", "--hands", "10", "--deals", "8", "--data", str(data)]
+    assert bench_main([*args, "--bots", "hard,normal"]) == 0
+    assert "all, normal bots" in capsys.readouterr().out
+    bots = {number: bot for number, _, bot in read_hands(data)}
+    assert bots == {number: ("hard", "normal")[number % 2] for number in range(10)}
+    # The same file with other bots is refused, not mixed.
+    assert bench_main([*args, "--bots", "normal"]) == 2
+    assert "hand 0 was played by hard bots, not normal" in capsys.readouterr().err
