@@ -65,3 +65,29 @@ def test_a_malformed_play_model_file_is_refused(
     code = main(["inference", "--models", "learned", "--play-model", str(path)])
     assert code == 2
     assert f"play model {path}: not a play model" in capsys.readouterr().err
+
+
+def test_a_hard_bot_can_read_with_the_learned_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ai import inference as reading
+    from ai.hard import HardBot
+
+    calls = []
+
+    def counted(*args: object) -> list[int]:
+        calls.append(1)
+        return learned_evidence(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reading, "learned_evidence", counted)
+    reader = PlayModel(learned=load_play_model())
+    hands = inference.play_positions("normal", 1, seed=9)
+    for observation, _ in hands[0][8:40:4]:
+        cards = [
+            HardBot(seed=4, max_samples=48, reader=reader, threads=1).choose_play(observation)
+            for _ in range(2)
+        ]
+        assert cards[0] == cards[1]
+        assert observation.legal_mask() >> cards[0] & 1
+    assert calls
+    calls.clear()
+    HardBot(seed=4, max_samples=48, threads=1).choose_play(hands[0][20][0])
+    assert not calls
