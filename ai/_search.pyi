@@ -2,7 +2,7 @@
 
 from collections.abc import Sequence
 
-from ai.search_py import DealPlan, Goal, History, PassRecord, Table
+from ai.search_py import DealPlan, Goal, History, LearnedModel, PassRecord, Table
 
 TALLY_SIZE: int
 MAX_THREADS: int
@@ -49,3 +49,7 @@ def play_evidence(
     deals: Sequence[Sequence[int]], history: History, log_weights: Sequence[int]
 ) -> list[int]: ...
 def tempered_weights(log_weights: Sequence[int], minimum: float) -> tuple[list[float], float]: ...
+def card_features(hands: Sequence[int], table: Table) -> tuple[int, list[tuple[int, ...]]]: ...
+def learned_evidence(
+    deals: Sequence[Sequence[int]], history: History, model: LearnedModel
+) -> list[int]: ...

@@ -7,7 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 
-from libc.math cimport exp, fabs, isfinite
+from libc.math cimport exp, fabs, floor, isfinite, log
 from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
@@ -1294,3 +1294,191 @@ def tempered_weights(log_weights, double minimum):
         free(raw)
         free(scaled)
         free(weights)
+
+
+# The twin's FEATURE_COUNT and WEIGHT_UNIT (a learned model of play).
+cdef enum:
+    N_FEATURES = 16
+cdef double WEIGHT_UNIT = 1024.0
+cdef u64 ALL_CARDS = ((<u64>1) << 52) - 1
+
+
+cdef inline int c_points(u64 cards) noexcept nogil:
+    return mdh_popcount(cards & MDH_HEARTS) + (13 if cards & MDH_QUEEN_BIT else 0)
+
+
+cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogil:
+    """Write the features of each legal card, lowest first, ``N_FEATURES`` each, from what the
+    seat to move knows; return the kind of play (0 lead, 1 follow, 2 discard)."""
+    cdef int seat = (pos.leader + pos.count) & 3
+    cdef u64 hand = pos.hands[seat]
+    cdef u64 trick_mask = 0
+    cdef u64 unseen, suit_cards, below, above
+    cdef u64 mask = legal
+    cdef int i, card, suit, held, wins
+    cdef int kind = 0
+    cdef int led = -1
+    cdef int best = -1
+    cdef int* row = features
+    cdef bint queen_unseen, holds_queen
+    cdef bint last = pos.count == 3
+    for i in range(pos.count):
+        trick_mask |= (<u64>1) << pos.trick[i]
+    unseen = ALL_CARDS & ~(hand | trick_mask | pos.taken[0] | pos.taken[1] | pos.taken[2]
+                           | pos.taken[3])
+    queen_unseen = (unseen & MDH_QUEEN_BIT) != 0
+    holds_queen = (hand & MDH_QUEEN_BIT) != 0
+    if pos.count:
+        led = pos.trick[0] // 13
+        c_winning(pos, &best)
+        kind = 1 if legal & suit_mask(led) else 2
+    while mask:
+        card = mdh_ctz(mask)
+        mask &= mask - 1
+        suit = card // 13
+        suit_cards = suit_mask(suit)
+        below = suit_cards & (((<u64>1) << card) - 1)
+        above = suit_cards & ~(((<u64>2) << card) - 1)
+        wins = 1 if suit == led and card > best else 0
+        held = mdh_popcount(hand & suit_cards)
+        row[0] = card - 13 * suit
+        row[1] = 1 if suit == 3 else 0
+        row[2] = 1 if card == QUEEN_OF_SPADES else 0
+        row[3] = 1 if (card == QUEEN_OF_SPADES + 1 or card == QUEEN_OF_SPADES + 2) and queen_unseen else 0
+        row[4] = mdh_popcount(hand & above)
+        row[5] = mdh_popcount(hand & below)
+        row[6] = mdh_popcount(unseen & above)
+        row[7] = mdh_popcount(unseen & below)
+        row[8] = wins
+        row[9] = 1 if wins and last else 0
+        row[10] = c_points(trick_mask | ((<u64>1) << card)) if wins else 0
+        row[11] = 1 if suit == 2 and card != QUEEN_OF_SPADES and holds_queen else 0
+        row[12] = 1 if held == 1 else 0
+        row[13] = 1 if suit == 2 and card < QUEEN_OF_SPADES and queen_unseen else 0
+        row[14] = held
+        row[15] = 1 if (unseen & suit_cards) == 0 else 0
+        row += N_FEATURES
+    return kind
+
+
+cdef i64 c_learned_log(const Pos* pos, u64 legal, int card, const i64* weights,
+                       double mix) noexcept nogil:
+    """Return the log-probability of ``card`` among ``legal`` (see the twin)."""
+    cdef int features[13 * N_FEATURES]
+    cdef i64 logits[13]
+    cdef int kind = c_card_features(pos, legal, features)
+    cdef int n = mdh_popcount(legal)
+    cdef const i64* w = weights + kind * N_FEATURES
+    cdef int row, k
+    cdef i64 top, logit
+    cdef double total = 0.0
+    cdef double chosen = 0.0
+    cdef double value, probability
+    cdef u64 mask = legal
+    for row in range(n):
+        logit = 0
+        for k in range(N_FEATURES):
+            logit += w[k] * features[row * N_FEATURES + k]
+        logits[row] = logit
+    top = logits[0]
+    for row in range(1, n):
+        if logits[row] > top:
+            top = logits[row]
+    for row in range(n):
+        value = exp(<double>(logits[row] - top) / WEIGHT_UNIT)
+        total += value
+        if mdh_ctz(mask) == card:
+            chosen = value
+        mask &= mask - 1
+    probability = (1.0 - mix) * chosen / total + mix / n
+    return <i64>floor(LOG_UNIT * log(probability) + 0.5)
+
+
+def card_features(hands, table):
+    """Return the kind of play of the seat to move and each legal card's features (see the
+    twin)."""
+    cdef Pos pos
+    cdef int flags
+    cdef int features[13 * N_FEATURES]
+    cdef int kind, row, k
+    cdef u64 legal
+    read_table(hands, table, &pos, &flags)
+    legal = c_legal(&pos, flags)
+    kind = c_card_features(&pos, legal, features)
+    return kind, [
+        tuple([features[row * N_FEATURES + k] for k in range(N_FEATURES)])
+        for row in range(mdh_popcount(legal))
+    ]
+
+
+def learned_evidence(deals, history, model):
+    """Return, per deal, the summed log-probability of the other seats' plays under a learned
+    model (see the twin)."""
+    from ai.search_py import check_learned_model
+
+    check_learned_model(model)
+    leader, cards, observer, flags = history
+    weights_in, mix_in = model
+    cdef int n_cards = len(cards)
+    cdef int n_deals = len(deals)
+    cdef int c_cards[52]
+    cdef int players[52]
+    cdef i64 weights[3 * N_FEATURES]
+    cdef double mix = mix_in
+    cdef u64 played_by[4]
+    cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
+    cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
+    cdef int c_flags = flags
+    cdef int c_leader = leader
+    cdef int c_observer = observer
+    cdef int i, seat, index
+    cdef i64 total
+    cdef u64 legal
+    cdef Pos pos
+    if hands == NULL or totals == NULL:
+        free(hands)
+        free(totals)
+        raise MemoryError()
+    try:
+        if n_cards > 52:
+            raise ValueError("a history holds at most 52 cards")
+        for i in range(3 * N_FEATURES):
+            weights[i] = weights_in[i]
+        for i in range(n_cards):
+            c_cards[i] = cards[i]
+        for index in range(n_deals):
+            for seat in range(4):
+                hands[4 * index + seat] = deals[index][seat]
+        with nogil:
+            for seat in range(4):
+                pos.hands[seat] = 0
+                pos.taken[seat] = 0
+                played_by[seat] = 0
+            pos.count = 0
+            pos.leader = c_leader
+            pos.trick_index = 0
+            pos.broken = 0
+            for i in range(n_cards):
+                players[i] = (pos.leader + pos.count) & 3
+                played_by[players[i]] |= (<u64>1) << c_cards[i]
+                c_apply(&pos, c_cards[i], c_flags)
+            for index in range(n_deals):
+                for seat in range(4):
+                    pos.hands[seat] = hands[4 * index + seat] | played_by[seat]
+                    pos.taken[seat] = 0
+                pos.count = 0
+                pos.leader = c_leader
+                pos.trick_index = 0
+                pos.broken = 0
+                total = 0
+                for i in range(n_cards):
+                    if players[i] != c_observer:
+                        legal = c_legal(&pos, c_flags)
+                        if mdh_popcount(legal) > 1:
+                            total += c_learned_log(&pos, legal, c_cards[i], weights, mix)
+                    c_apply(&pos, c_cards[i], c_flags)
+                totals[index] = total
+        return [totals[index] for index in range(n_deals)]
+    finally:
+        free(hands)
+        free(totals)

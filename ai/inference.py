@@ -32,7 +32,9 @@ from ai.search import (
     LOG_UNIT,
     DealPlan,
     History,
+    LearnedModel,
     PassRecord,
+    learned_evidence,
     pass_evidence,
     play_evidence,
     sample_deals,
@@ -63,6 +65,9 @@ class PlayModel:
     #: How often a player keeps an unguarded high spade when passing, or passes a guarded one
     #: (None: the pass is not read).
     passing: float | None = 0.1
+    #: A learned model of play that reads the plays instead of the four explorations above
+    #: (``ai.play_model``; None, the default: not used). The pass is read as above.
+    learned: LearnedModel | None = None
 
     def log_weights(self) -> tuple[int, ...]:
         """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
@@ -222,7 +227,9 @@ class DealReader:
         size = BLOCK * self.pool_factor
         pool = sample_deals(self.plan, size, self.seed, block * size)
         log_weights = [0] * size
-        if self.history is not None:
+        if self.history is not None and self.model.learned is not None:
+            log_weights = learned_evidence(pool, self.history, self.model.learned)
+        elif self.history is not None:
             log_weights = play_evidence(pool, self.history, self._table)
         if self.passes is not None:
             from_passes = pass_evidence(pool, self.passes)

@@ -12,7 +12,10 @@ from ai import search_py
 from ai.search_py import (
     EPSILON,
     EVIDENCE_SIZE,
+    FEATURE_COUNT,
+    FEATURES,
     GUARD_KEYS,
+    LEARNED_KINDS,
     LOG_UNIT,
     MAX_THREADS,
     TALLY_BONUS,
@@ -26,11 +29,14 @@ from ai.search_py import (
     TALLY_SHOT,
     TALLY_SIZE,
     TALLY_TRICK,
+    WEIGHT_UNIT,
     DealPlan,
     Goal,
     History,
+    LearnedModel,
     PassRecord,
     Table,
+    check_learned_model,
     check_threads,
     deal_plan,
     effective_size,
@@ -39,9 +45,11 @@ from core.native import load_native, same_function
 
 _implementation, COMPILED = load_native("ai._search", search_py)
 
+card_features = same_function(search_py.card_features, _implementation)
 evaluate = same_function(search_py.evaluate, _implementation)
 evaluate_detail = same_function(search_py.evaluate_detail, _implementation)
 exact = same_function(search_py.exact, _implementation)
+learned_evidence = same_function(search_py.learned_evidence, _implementation)
 pass_evidence = same_function(search_py.pass_evidence, _implementation)
 play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
@@ -54,7 +62,10 @@ __all__ = [
     "COMPILED",
     "EPSILON",
     "EVIDENCE_SIZE",
+    "FEATURES",
+    "FEATURE_COUNT",
     "GUARD_KEYS",
+    "LEARNED_KINDS",
     "LOG_UNIT",
     "MAX_THREADS",
     "TALLY_BONUS",
@@ -68,17 +79,22 @@ __all__ = [
     "TALLY_SHOT",
     "TALLY_SIZE",
     "TALLY_TRICK",
+    "WEIGHT_UNIT",
     "DealPlan",
     "Goal",
     "History",
+    "LearnedModel",
     "PassRecord",
     "Table",
+    "card_features",
+    "check_learned_model",
     "check_threads",
     "deal_plan",
     "effective_size",
     "evaluate",
     "evaluate_detail",
     "exact",
+    "learned_evidence",
     "pass_evidence",
     "play_evidence",
     "policy_card",

@@ -845,6 +845,175 @@ def play_evidence(
     return results
 
 
+#: What a learned play model reads of each legal card, in this order (``card_features``).
+FEATURES = (
+    "rank",
+    "heart",
+    "Q♠",
+    "A♠ or K♠ while the Q♠ is unseen",
+    "cards held above it in its suit",
+    "cards held below it",
+    "cards unseen above it",
+    "cards unseen below it",
+    "wins the trick so far",
+    "wins the trick, last to play",
+    "points it would take",
+    "spade while holding the Q♠",
+    "last card of its suit",
+    "spade below the Q♠ while the Q♠ is unseen",
+    "cards held in its suit",
+    "no card of its suit unseen",
+)
+FEATURE_COUNT = len(FEATURES)
+#: Kinds of play with their own weights in a learned model: a lead, following suit, a discard.
+LEARNED_KINDS = 3
+#: A learned model's weights are whole numbers of this fraction of a logit.
+WEIGHT_UNIT = 1024
+_ALL_CARDS = (1 << 52) - 1
+_HIGH_SPADES = (_QUEEN_OF_SPADES + 1, _QUEEN_OF_SPADES + 2)
+
+
+class LearnedModel(NamedTuple):
+    """A learned model of play: a softmax over the legal cards of ``weights[kind * FEATURE_COUNT
+    + feature] / WEIGHT_UNIT`` times each card's features, mixed with a uniformly random legal
+    card with probability ``mix`` (so that no play is impossible)."""
+
+    weights: tuple[int, ...]
+    mix: float
+
+
+def _points(cards: int) -> int:
+    return (cards & _HEARTS).bit_count() + (13 if cards & _QUEEN_BIT else 0)
+
+
+def _card_features(pos: _Pos, legal: int) -> tuple[int, list[tuple[int, ...]]]:
+    """Return the kind of play (0 lead, 1 follow, 2 discard) and each legal card's features,
+    from what the seat to move knows: its own hand, the cards taken and the open trick."""
+    seat = (pos.leader + len(pos.trick)) & 3
+    hand = pos.hands[seat]
+    trick_mask = 0
+    for card in pos.trick:
+        trick_mask |= 1 << card
+    taken = pos.taken
+    unseen = _ALL_CARDS & ~(hand | trick_mask | taken[0] | taken[1] | taken[2] | taken[3])
+    queen_unseen = unseen >> _QUEEN_OF_SPADES & 1
+    holds_queen = hand >> _QUEEN_OF_SPADES & 1
+    led = -1
+    best = -1
+    kind = 0
+    if pos.trick:
+        led = pos.trick[0] // 13
+        best = _winning(pos.trick)[0]
+        kind = 1 if legal & _SUIT[led] else 2
+    last = len(pos.trick) == 3
+    rows: list[tuple[int, ...]] = []
+    mask = legal
+    while mask:
+        card = _lowest(mask)
+        mask &= mask - 1
+        suit = card // 13
+        suit_cards = _SUIT[suit]
+        below = suit_cards & ((1 << card) - 1)
+        above = suit_cards & ~((2 << card) - 1)
+        wins = int(suit == led and card > best)
+        held = (hand & suit_cards).bit_count()
+        rows.append(
+            (
+                card - 13 * suit,
+                int(suit == 3),
+                int(card == _QUEEN_OF_SPADES),
+                int(card in _HIGH_SPADES and queen_unseen == 1),
+                (hand & above).bit_count(),
+                (hand & below).bit_count(),
+                (unseen & above).bit_count(),
+                (unseen & below).bit_count(),
+                wins,
+                int(wins == 1 and last),
+                _points(trick_mask | 1 << card) if wins else 0,
+                int(suit == 2 and card != _QUEEN_OF_SPADES and holds_queen == 1),
+                int(held == 1),
+                int(suit == 2 and card < _QUEEN_OF_SPADES and queen_unseen == 1),
+                held,
+                int(not unseen & suit_cards),
+            )
+        )
+    return kind, rows
+
+
+def card_features(hands: Sequence[int], table: Table) -> tuple[int, list[tuple[int, ...]]]:
+    """Return the kind of play of the seat to move (0 lead, 1 follow, 2 discard) and the
+    ``FEATURES`` of each of its legal cards, lowest card first. Only the seat's own hand is
+    read of ``hands``."""
+    pos = _position(hands, table)
+    return _card_features(pos, _legal(pos, table.flags))
+
+
+def _learned_log_weight(pos: _Pos, legal: int, card: int, model: LearnedModel) -> int:
+    """Return the log-probability (in ``1 / LOG_UNIT`` nats) of ``card`` among ``legal``."""
+    kind, rows = _card_features(pos, legal)
+    weights = model.weights[kind * FEATURE_COUNT : (kind + 1) * FEATURE_COUNT]
+    logits = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
+    top = max(logits)
+    total = 0.0
+    chosen = 0.0
+    mask = legal
+    for logit in logits:
+        value = math.exp((logit - top) / WEIGHT_UNIT)
+        total += value
+        if _lowest(mask) == card:
+            chosen = value
+        mask &= mask - 1
+    probability = (1.0 - model.mix) * chosen / total + model.mix / len(logits)
+    return math.floor(LOG_UNIT * math.log(probability) + 0.5)
+
+
+def learned_evidence(
+    deals: Sequence[Sequence[int]], history: History, model: LearnedModel
+) -> list[int]:
+    """Return, per deal (every seat's current hand), the summed log-probability (in
+    ``1 / LOG_UNIT`` nats) of the history's plays by the other seats that had a choice, under a
+    learned model (``LearnedModel``)."""
+    check_learned_model(model)
+    flags = history.flags
+    players = _players(history)
+    played_by = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        played_by[seat] |= 1 << card
+    results = []
+    for deal in deals:
+        pos = _Pos(
+            [deal[seat] | played_by[seat] for seat in range(4)],
+            [0, 0, 0, 0],
+            [],
+            history.leader,
+            0,
+            False,
+        )
+        total = 0
+        for seat, card in zip(players, history.cards, strict=True):
+            if seat != history.observer:
+                legal = _legal(pos, flags)
+                if legal.bit_count() > 1:
+                    total += _learned_log_weight(pos, legal, card, model)
+            _apply(pos, card, flags)
+        results.append(total)
+    return results
+
+
+#: A learned weight's largest size (so that a logit is exact in the kernels' 64-bit sums).
+MAX_LEARNED_WEIGHT = 1 << 30
+
+
+def check_learned_model(model: LearnedModel) -> None:
+    """Raise ValueError unless a learned model has the weights and the mix the kernels take."""
+    if len(model.weights) != LEARNED_KINDS * FEATURE_COUNT:
+        raise ValueError(f"a learned model has {LEARNED_KINDS * FEATURE_COUNT} weights")
+    if not all(abs(weight) <= MAX_LEARNED_WEIGHT for weight in model.weights):
+        raise ValueError(f"a learned model's weights are at most {MAX_LEARNED_WEIGHT} in size")
+    if not 0.0 < model.mix <= 1.0:
+        raise ValueError("a learned model's mix is in (0, 1]")
+
+
 def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[int]:
     """Return, per deal (every seat's current hand), the summed log-weight of the record's
     watched cards (see ``PassRecord``)."""

@@ -46,6 +46,11 @@ BENCHES = (
         "probability the hard bot's sampled deals put on the true holder of hidden cards",
     ),
     Bench(
+        "policy",
+        "bench.policy",
+        "a learned model of play fitted to the hard bot's plays: held-out accuracy and log-loss",
+    ),
+    Bench(
         "passes",
         "bench.passes",
         "hard bot passes: how much worse its best candidate is than the best of all 286 sets",

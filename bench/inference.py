@@ -20,8 +20,10 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from ai.bot import close_bot
 from ai.inference import (
@@ -33,6 +35,7 @@ from ai.inference import (
     play_history,
 )
 from ai.knowledge import read_knowledge
+from ai.play_model import DEFAULT_PATH, PlayModelError, load_play_model
 from ai.registry import make_bot
 from ai.sampler import DealSampler
 from ai.search import deal_plan
@@ -51,6 +54,10 @@ DEFAULT_LINEUPS = ("normal", "hard")
 PLAYER_SAMPLES = 150
 #: Tally labels of Brier scores end in this word.
 BRIER = "Brier"
+#: Tally label of the time a reader takes to draw a deal (µs).
+COST = "µs a deal"
+#: The model name that reads plays with the learned model (``ai.play_model``).
+LEARNED = "learned"
 WATCHED = {
     "Q♠": QUEEN_OF_SPADES,
     "A♠": make_card(12, SPADES),
@@ -88,6 +95,23 @@ class Tally:
         if not changes:
             return float("nan"), float("nan")
         return mean_and_interval(changes)
+
+
+def parse_learned(text: str) -> PlayModel | None:
+    """Return, for ``learned[,PASS]``, the play model that reads the pass (with PASS in (0, 1);
+    without it, the pass is not read), else None."""
+    name, _, passing = text.strip().partition(",")
+    if name != LEARNED:
+        return None
+    if not passing:
+        return PlayModel(passing=None)
+    try:
+        value = float(passing)
+    except ValueError:
+        value = 0.0
+    if not 0.0 < value < 1.0:
+        raise ValueError(f"a learned model is {LEARNED} or {LEARNED},PASS with PASS in (0, 1)")
+    return PlayModel(passing=value)
 
 
 def parse_model(text: str) -> PlayModel:
@@ -168,6 +192,9 @@ class Reader:
     def name(self) -> str:
         """Return the model's command-line form, with the pool when it is not the default."""
         name = model_name(self.model)
+        if self.model.learned is not None:
+            passing = self.model.passing
+            name = LEARNED if passing is None else f"{LEARNED},{passing:g}"
         return name if self.pool_factor == POOL_FACTOR else f"{name} pool×{self.pool_factor}"
 
 
@@ -197,7 +224,10 @@ def measure(
                 deal_reader = DealReader(
                     plan, rng.getrandbits(64), history, reader.model, record, reader.pool_factor
                 )
+                started = time.perf_counter()
                 drawn[reader.name] = deal_reader.draw(0, deals)
+                spent = time.perf_counter() - started
+                tallies[reader.name].add(number, COST, spent / deals * 1e6)
                 power = deal_reader.mean_power()
                 if power is not None:
                     tallies[reader.name].add(number, "power", power)
@@ -256,6 +286,10 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
         power, _, weighed = tally.summary("power")
         return f"{power:.2f}" if weighed else "—"
 
+    def cost(tally: Tally) -> str:
+        spent, _, timed = tally.summary(COST)
+        return f"{spent:.0f}" if timed else "—"
+
     everything = [
         (lineup, name, tally)
         for lineup, tallies in tallies_by_lineup.items()
@@ -263,9 +297,9 @@ def render(tallies_by_lineup: dict[str, dict[str, Tally]], info: dict[str, str])
     ]
     add_table(
         "Probability on the true holder (higher is better)",
-        [*labels, "evidence weighed"],
+        [*labels, "evidence weighed", COST],
         [
-            (lineup, name, [*cells(tally, "", 3), evidence(tally)])
+            (lineup, name, [*cells(tally, "", 3), evidence(tally), cost(tally)])
             for lineup, name, tally in everything
         ],
     )
@@ -318,7 +352,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="L,F,D,Q[,P][;...]",
         help="play models to compare: exploration of leads, follows, discards, plays "
         "where the Q♠ could be thrown and (if given) passes that keep an unguarded high spade "
-        f"(default: the hard bot's, {model_name(DEFAULT_MODEL)})",
+        f"(default: the hard bot's, {model_name(DEFAULT_MODEL)}); or {LEARNED}[,PASS], the "
+        "learned model of play (--play-model)",
+    )
+    parser.add_argument(
+        "--play-model",
+        type=Path,
+        default=DEFAULT_PATH,
+        metavar="FILE",
+        help=f"weights of the learned model of play (default {DEFAULT_PATH.name} in ai/)",
     )
     parser.add_argument(
         "--pools",
@@ -334,12 +376,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the hands, measure every sampler on the same positions, print the table."""
     try:
-        models = [parse_model(text) for text in args.models.split(";") if text.strip()]
+        texts = [text for text in args.models.split(";") if text.strip()]
+        learned = [parse_learned(text) for text in texts]
+        models = [
+            parse_model(text) if found is None else found
+            for text, found in zip(texts, learned, strict=True)
+        ]
+        play_model = None
+        if any(found is not None for found in learned):
+            play_model = load_play_model(args.play_model)
         pools = [parse_pool(text) for text in args.pools.split(",") if text.strip()]
         lineups = [name.strip() for name in args.lineups.split(",") if name.strip()]
         for name in lineups:
             close_bot(make_bot(name, 0))
-    except ValueError as error:
+    except (ValueError, PlayModelError) as error:
         print(error, file=sys.stderr)
         return 2
     if args.hands < 1 or args.deals < 1 or not models or not pools or not lineups:
@@ -348,13 +398,19 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    readers = [Reader(model, pool) for model in models for pool in pools]
+    readers = [
+        Reader(replace(model, learned=play_model) if found is not None else model, pool)
+        for model, found in zip(models, learned, strict=True)
+        for pool in pools
+    ]
     info = machine_info()
     info["command"] = (
         f"python -m bench inference --hands {args.hands} --deals {args.deals} "
         f"--lineups {','.join(lineups)} --models '{args.models}' --pools {args.pools} "
         f"--seed {args.seed}"
     )
+    if play_model is not None:
+        info["command"] += f" --play-model {args.play_model}"
     results = {}
     for lineup in lineups:
         hands = play_positions(lineup, args.hands, args.seed)
