@@ -50,6 +50,7 @@ evaluate = same_function(search_py.evaluate, _implementation)
 evaluate_detail = same_function(search_py.evaluate_detail, _implementation)
 exact = same_function(search_py.exact, _implementation)
 learned_evidence = same_function(search_py.learned_evidence, _implementation)
+mixed_evidence = same_function(search_py.mixed_evidence, _implementation)
 pass_evidence = same_function(search_py.pass_evidence, _implementation)
 play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
@@ -95,6 +96,7 @@ __all__ = [
     "evaluate_detail",
     "exact",
     "learned_evidence",
+    "mixed_evidence",
     "pass_evidence",
     "play_evidence",
     "policy_card",
