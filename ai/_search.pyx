@@ -1510,12 +1510,10 @@ cdef i64 c_mix_logs(double first, double second, double log_first,
 def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False):
     """Return, per deal, the log-likelihood of the other seats' plays under a mixture of a
     learned model and the evidence table's model, per seat or per play (see the twin)."""
-    from ai.search_py import _check_prior, _check_table, _log_prior, check_learned_model
+    from ai.search_py import check_learned_model, check_mixture
 
     check_learned_model(model)
-    _check_table(log_weights)
-    _check_prior(prior)
-    log_first_in, log_second_in = _log_prior(prior)
+    log_first_in, log_second_in = check_mixture(log_weights, prior)
     leader, cards, observer, flags = history
     weights_in, mix_in = model
     cdef double log_first = log_first_in

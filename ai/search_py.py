@@ -1028,15 +1028,6 @@ def _epsilon_kind(pos: _Pos, legal: int, choice: int) -> int:
     return FOLLOW if legal & _SUIT[pos.trick[0] // 13] else DISCARD
 
 
-def _log_prior(prior: float) -> tuple[float, float]:
-    """Return the natural logs of ``prior`` and ``1 − prior`` (minus infinity for 0)."""
-    rest = 1.0 - prior
-    return (
-        math.log(prior) if prior > 0.0 else -math.inf,
-        math.log(rest) if rest > 0.0 else -math.inf,
-    )
-
-
 def _mix_logs(first: float, second: float, log_first: float, log_second: float) -> int:
     """Return ``log(p · e^first + (1 − p) · e^second)`` in ``1 / LOG_UNIT`` nats, rounded,
     for natural logs ``first``, ``second`` and ``log_first = log p``, ``log_second =
@@ -1063,7 +1054,7 @@ def seat_evidence(
     without a choice count 0): the two halves that ``mixed_evidence`` weighs per seat. Their
     sums over the seats are ``learned_evidence`` and ``play_evidence``."""
     check_learned_model(model)
-    _check_table(log_weights)
+    check_mixture(log_weights, 0.0)
     flags = history.flags
     players = _players(history)
     played_by = [0, 0, 0, 0]
@@ -1113,9 +1104,7 @@ def mixed_evidence(
     term is rounded to a whole number of ``1 / LOG_UNIT`` nats, then summed.
     """
     check_learned_model(model)
-    _check_table(log_weights)
-    _check_prior(prior)
-    log_first, log_second = _log_prior(prior)
+    log_first, log_second = check_mixture(log_weights, prior)
     flags = history.flags
     players = _players(history)
     played_by = [0, 0, 0, 0]
@@ -1160,14 +1149,19 @@ def mixed_evidence(
     return results
 
 
-def _check_table(log_weights: Sequence[int]) -> None:
+def check_mixture(log_weights: Sequence[int], prior: float) -> tuple[float, float]:
+    """Raise ValueError unless a mixture has an evidence table of ``EVIDENCE_SIZE`` entries and
+    a prior in [0, 1]; return the natural logs of ``prior`` and ``1 − prior`` (minus infinity
+    for 0)."""
     if len(log_weights) != EVIDENCE_SIZE:
         raise ValueError(f"an evidence table has {EVIDENCE_SIZE} entries")
-
-
-def _check_prior(prior: float) -> None:
     if not 0.0 <= prior <= 1.0:
         raise ValueError("a mixture's prior is in [0, 1]")
+    rest = 1.0 - prior
+    return (
+        math.log(prior) if prior > 0.0 else -math.inf,
+        math.log(rest) if rest > 0.0 else -math.inf,
+    )
 
 
 def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[int]:

@@ -183,3 +183,17 @@ def test_a_seat_is_read_mostly_by_the_model_it_plays_by(kernel: ModuleType, choo
         assert floor - 3 <= mixed <= floor + 3 * LOG_UNIT * math.log(1 / 0.9) + 3
         for seat in (1, 2, 3):
             assert favoured[seat] - other[seat] > LOG_UNIT * math.log(9)
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_a_bad_prior_or_table_is_refused(kernel: ModuleType) -> None:
+    rng = random.Random(64)
+    case = None
+    while case is None:
+        case = random_case(rng)
+    deals, history, table, model = case
+    for prior in (-0.1, 1.5, math.nan):
+        with pytest.raises(ValueError, match=r"prior is in \[0, 1\]"):
+            kernel.mixed_evidence(deals, history, table, model, prior)
+    with pytest.raises(ValueError, match="an evidence table has 112 entries"):
+        kernel.mixed_evidence(deals, history, table[:-1], model, 0.5)
