@@ -53,3 +53,11 @@ def card_features(hands: Sequence[int], table: Table) -> tuple[int, list[tuple[i
 def learned_evidence(
     deals: Sequence[Sequence[int]], history: History, model: LearnedModel
 ) -> list[int]: ...
+def mixed_evidence(
+    deals: Sequence[Sequence[int]],
+    history: History,
+    log_weights: Sequence[int],
+    model: LearnedModel,
+    prior: float,
+    per_play: bool = False,
+) -> list[int]: ...

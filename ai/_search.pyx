@@ -7,7 +7,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_for
 
-from libc.math cimport exp, fabs, floor, isfinite, log
+from libc.math cimport exp, fabs, floor, isfinite, log, log1p
 from libc.stdlib cimport calloc, free, malloc
 
 from core._bits cimport (
@@ -1364,6 +1364,13 @@ cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogi
 cdef i64 c_learned_log(const Pos* pos, u64 legal, int card, const i64* weights,
                        double mix) noexcept nogil:
     """Return the log-probability of ``card`` among ``legal`` (see the twin)."""
+    return <i64>floor(LOG_UNIT * c_learned_nats(pos, legal, card, weights, mix) + 0.5)
+
+
+cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weights,
+                           double mix) noexcept nogil:
+    """Return the log-probability of ``card`` among ``legal`` in nats (the twin's
+    ``_learned_log``)."""
     cdef int features[13 * N_FEATURES]
     cdef i64 logits[13]
     cdef int kind = c_card_features(pos, legal, features)
@@ -1391,7 +1398,7 @@ cdef i64 c_learned_log(const Pos* pos, u64 legal, int card, const i64* weights,
             chosen = value
         mask &= mask - 1
     probability = (1.0 - mix) * chosen / total + mix / n
-    return <i64>floor(LOG_UNIT * log(probability) + 0.5)
+    return log(probability)
 
 
 def card_features(hands, table):
@@ -1477,6 +1484,133 @@ def learned_evidence(deals, history, model):
                         if mdh_popcount(legal) > 1:
                             total += c_learned_log(&pos, legal, c_cards[i], weights, mix)
                     c_apply(&pos, c_cards[i], c_flags)
+                totals[index] = total
+        return [totals[index] for index in range(n_deals)]
+    finally:
+        free(hands)
+        free(totals)
+
+
+cdef i64 c_mix_logs(double first, double second, double log_first,
+                    double log_second) noexcept nogil:
+    """Return log(p e^first + (1 - p) e^second) in 1 / LOG_UNIT nats (the twin's
+    ``_mix_logs``)."""
+    cdef double a = first + log_first
+    cdef double b = second + log_second
+    cdef double high, low
+    if a >= b:
+        high = a
+        low = b
+    else:
+        high = b
+        low = a
+    return <i64>floor(LOG_UNIT * (high + log1p(exp(low - high))) + 0.5)
+
+
+def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False):
+    """Return, per deal, the log-likelihood of the other seats' plays under a mixture of a
+    learned model and the evidence table's model, per seat or per play (see the twin)."""
+    from ai.search_py import check_learned_model, check_mixture
+
+    check_learned_model(model)
+    log_first_in, log_second_in = check_mixture(log_weights, prior)
+    leader, cards, observer, flags = history
+    weights_in, mix_in = model
+    cdef double log_first = log_first_in
+    cdef double log_second = log_second_in
+    cdef bint c_per_play = bool(per_play)
+    cdef int n_cards = len(cards)
+    cdef int n_deals = len(deals)
+    cdef int c_cards[52]
+    cdef int players[52]
+    cdef i64 table[4 * 2 * SIDE]
+    cdef i64 weights[3 * N_FEATURES]
+    cdef i64 learned[4]
+    cdef i64 explored[4]
+    cdef bint chosen[4]
+    cdef double mix = mix_in
+    cdef u64 played_by[4]
+    cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
+    cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
+    cdef int c_flags = flags
+    cdef int c_leader = leader
+    cdef int c_observer = observer
+    cdef int i, seat, index, n, choice, kind
+    cdef i64 total, entry
+    cdef u64 legal
+    cdef u64 state = 0
+    cdef Pos pos
+    if hands == NULL or totals == NULL:
+        free(hands)
+        free(totals)
+        raise MemoryError()
+    try:
+        if n_cards > 52:
+            raise ValueError("a history holds at most 52 cards")
+        for i in range(4 * 2 * SIDE):
+            table[i] = log_weights[i]
+        for i in range(3 * N_FEATURES):
+            weights[i] = weights_in[i]
+        for i in range(n_cards):
+            c_cards[i] = cards[i]
+        for index in range(n_deals):
+            for seat in range(4):
+                hands[4 * index + seat] = deals[index][seat]
+        with nogil:
+            for seat in range(4):
+                pos.hands[seat] = 0
+                pos.taken[seat] = 0
+                played_by[seat] = 0
+            pos.count = 0
+            pos.leader = c_leader
+            pos.trick_index = 0
+            pos.broken = 0
+            for i in range(n_cards):
+                players[i] = (pos.leader + pos.count) & 3
+                played_by[players[i]] |= (<u64>1) << c_cards[i]
+                c_apply(&pos, c_cards[i], c_flags)
+            for index in range(n_deals):
+                for seat in range(4):
+                    pos.hands[seat] = hands[4 * index + seat] | played_by[seat]
+                    pos.taken[seat] = 0
+                    learned[seat] = 0
+                    explored[seat] = 0
+                    chosen[seat] = 0
+                pos.count = 0
+                pos.leader = c_leader
+                pos.trick_index = 0
+                pos.broken = 0
+                total = 0
+                for i in range(n_cards):
+                    seat = players[i]
+                    if seat != c_observer:
+                        legal = c_legal(&pos, c_flags)
+                        n = mdh_popcount(legal)
+                        if n > 1:
+                            choice = c_policy(&pos, c_flags, &state, 0)
+                            if choice == QUEEN_OF_SPADES:
+                                kind = 3
+                            elif pos.count == 0:
+                                kind = 0
+                            elif legal & suit_mask(pos.trick[0] // 13):
+                                kind = 1
+                            else:
+                                kind = 2
+                            entry = table[(kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
+                            if c_per_play:
+                                total += c_mix_logs(
+                                    c_learned_nats(&pos, legal, c_cards[i], weights, mix),
+                                    <double>entry / LOG_UNIT, log_first, log_second)
+                            else:
+                                learned[seat] += c_learned_log(&pos, legal, c_cards[i], weights, mix)
+                                explored[seat] += entry
+                                chosen[seat] = 1
+                    c_apply(&pos, c_cards[i], c_flags)
+                for seat in range(4):
+                    if chosen[seat]:
+                        total += c_mix_logs(<double>learned[seat] / LOG_UNIT,
+                                            <double>explored[seat] / LOG_UNIT,
+                                            log_first, log_second)
                 totals[index] = total
         return [totals[index] for index in range(n_deals)]
     finally:

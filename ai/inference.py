@@ -35,6 +35,7 @@ from ai.search import (
     LearnedModel,
     PassRecord,
     learned_evidence,
+    mixed_evidence,
     pass_evidence,
     play_evidence,
     sample_deals,
@@ -68,6 +69,13 @@ class PlayModel:
     #: A learned model of play that reads the plays instead of the four explorations above
     #: (``ai.play_model``; None, the default: not used). The pass is read as above.
     learned: LearnedModel | None = None
+    #: With ``learned``, the prior probability (in [0, 1]) that another seat plays by the learned
+    #: model rather than by the explorations above: each seat is read by the mixture of the two,
+    #: weighed by how well each explains that seat's plays (``mixed_evidence``). None, the
+    #: default: the learned model alone.
+    mixture: float | None = None
+    #: Mix the two models play by play instead of seat by seat.
+    mix_per_play: bool = False
 
     def log_weights(self) -> tuple[int, ...]:
         """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
@@ -227,8 +235,18 @@ class DealReader:
         size = BLOCK * self.pool_factor
         pool = sample_deals(self.plan, size, self.seed, block * size)
         log_weights = [0] * size
-        if self.history is not None and self.model.learned is not None:
-            log_weights = learned_evidence(pool, self.history, self.model.learned)
+        learned = self.model.learned
+        if self.history is not None and learned is not None and self.model.mixture is not None:
+            log_weights = mixed_evidence(
+                pool,
+                self.history,
+                self._table,
+                learned,
+                self.model.mixture,
+                self.model.mix_per_play,
+            )
+        elif self.history is not None and learned is not None:
+            log_weights = learned_evidence(pool, self.history, learned)
         elif self.history is not None:
             log_weights = play_evidence(pool, self.history, self._table)
         if self.passes is not None:

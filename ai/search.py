@@ -37,6 +37,7 @@ from ai.search_py import (
     PassRecord,
     Table,
     check_learned_model,
+    check_mixture,
     check_threads,
     deal_plan,
     effective_size,
@@ -50,6 +51,7 @@ evaluate = same_function(search_py.evaluate, _implementation)
 evaluate_detail = same_function(search_py.evaluate_detail, _implementation)
 exact = same_function(search_py.exact, _implementation)
 learned_evidence = same_function(search_py.learned_evidence, _implementation)
+mixed_evidence = same_function(search_py.mixed_evidence, _implementation)
 pass_evidence = same_function(search_py.pass_evidence, _implementation)
 play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
@@ -88,6 +90,7 @@ __all__ = [
     "Table",
     "card_features",
     "check_learned_model",
+    "check_mixture",
     "check_threads",
     "deal_plan",
     "effective_size",
@@ -95,6 +98,7 @@ __all__ = [
     "evaluate_detail",
     "exact",
     "learned_evidence",
+    "mixed_evidence",
     "pass_evidence",
     "play_evidence",
     "policy_card",

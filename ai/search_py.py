@@ -950,6 +950,11 @@ def card_features(hands: Sequence[int], table: Table) -> tuple[int, list[tuple[i
 
 def _learned_log_weight(pos: _Pos, legal: int, card: int, model: LearnedModel) -> int:
     """Return the log-probability (in ``1 / LOG_UNIT`` nats) of ``card`` among ``legal``."""
+    return math.floor(LOG_UNIT * _learned_log(pos, legal, card, model) + 0.5)
+
+
+def _learned_log(pos: _Pos, legal: int, card: int, model: LearnedModel) -> float:
+    """Return the log-probability (in nats) of ``card`` among ``legal`` under the model."""
     kind, rows = _card_features(pos, legal)
     weights = model.weights[kind * FEATURE_COUNT : (kind + 1) * FEATURE_COUNT]
     logits = [sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows]
@@ -964,7 +969,7 @@ def _learned_log_weight(pos: _Pos, legal: int, card: int, model: LearnedModel) -
             chosen = value
         mask &= mask - 1
     probability = (1.0 - model.mix) * chosen / total + model.mix / len(logits)
-    return math.floor(LOG_UNIT * math.log(probability) + 0.5)
+    return math.log(probability)
 
 
 def learned_evidence(
@@ -1012,6 +1017,151 @@ def check_learned_model(model: LearnedModel) -> None:
         raise ValueError(f"a learned model's weights are at most {MAX_LEARNED_WEIGHT} in size")
     if not 0.0 < model.mix <= 1.0:
         raise ValueError("a learned model's mix is in (0, 1]")
+
+
+def _epsilon_kind(pos: _Pos, legal: int, choice: int) -> int:
+    """Return the kind of play of the evidence table for the policy's ``choice``."""
+    if choice == _QUEEN_OF_SPADES:
+        return QUEEN
+    if not pos.trick:
+        return LEAD
+    return FOLLOW if legal & _SUIT[pos.trick[0] // 13] else DISCARD
+
+
+def _mix_logs(first: float, second: float, log_first: float, log_second: float) -> int:
+    """Return ``log(p · e^first + (1 − p) · e^second)`` in ``1 / LOG_UNIT`` nats, rounded,
+    for natural logs ``first``, ``second`` and ``log_first = log p``, ``log_second =
+    log(1 − p)``. With ``p`` 1 (or 0) it is exactly ``first`` (or ``second``) rounded."""
+    a = first + log_first
+    b = second + log_second
+    if a >= b:
+        high = a
+        low = b
+    else:
+        high = b
+        low = a
+    return math.floor(LOG_UNIT * (high + math.log1p(math.exp(low - high))) + 0.5)
+
+
+def seat_evidence(
+    deal: Sequence[int],
+    history: History,
+    log_weights: Sequence[int],
+    model: LearnedModel,
+) -> tuple[list[int], list[int]]:
+    """Return, for one deal, each seat's summed log-probability (in ``1 / LOG_UNIT`` nats) of
+    its plays under the learned model and under the evidence table (the observer's and plays
+    without a choice count 0): the two halves that ``mixed_evidence`` weighs per seat. Their
+    sums over the seats are ``learned_evidence`` and ``play_evidence``."""
+    check_learned_model(model)
+    check_mixture(log_weights, 0.0)
+    flags = history.flags
+    players = _players(history)
+    played_by = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        played_by[seat] |= 1 << card
+    pos = _Pos(
+        [deal[seat] | played_by[seat] for seat in range(4)],
+        [0, 0, 0, 0],
+        [],
+        history.leader,
+        0,
+        False,
+    )
+    learned = [0, 0, 0, 0]
+    explored = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        if seat != history.observer:
+            legal = _legal(pos, flags)
+            n = legal.bit_count()
+            if n > 1:
+                choice = _policy(pos, flags, 0, 0)[0]
+                kind = _epsilon_kind(pos, legal, choice)
+                learned[seat] += _learned_log_weight(pos, legal, card, model)
+                explored[seat] += log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
+        _apply(pos, card, flags)
+    return learned, explored
+
+
+def mixed_evidence(
+    deals: Sequence[Sequence[int]],
+    history: History,
+    log_weights: Sequence[int],
+    model: LearnedModel,
+    prior: float,
+    per_play: bool = False,
+) -> list[int]:
+    """Return, per deal (every seat's current hand), the log-likelihood (in ``1 / LOG_UNIT``
+    nats) of the other seats' plays under a mixture of the learned model (``model``, with
+    probability ``prior``) and the evidence table's model (``log_weights``, as in
+    ``play_evidence``).
+
+    Per seat (the default), each other seat ``s`` plays by one model throughout the hand: its
+    term is ``log(prior · e^A + (1 − prior) · e^B)`` (``_mix_logs``), ``A`` and ``B`` its
+    plays' summed log-probabilities under each model (``seat_evidence``), so a seat the table
+    explains better is read mostly by it, and vice versa. ``per_play`` mixes each play's
+    probability instead: ``prior · P_learned + (1 − prior) · P_table``. Each seat's (or play's)
+    term is rounded to a whole number of ``1 / LOG_UNIT`` nats, then summed.
+    """
+    check_learned_model(model)
+    log_first, log_second = check_mixture(log_weights, prior)
+    flags = history.flags
+    players = _players(history)
+    played_by = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        played_by[seat] |= 1 << card
+    results = []
+    for deal in deals:
+        pos = _Pos(
+            [deal[seat] | played_by[seat] for seat in range(4)],
+            [0, 0, 0, 0],
+            [],
+            history.leader,
+            0,
+            False,
+        )
+        learned = [0, 0, 0, 0]
+        explored = [0, 0, 0, 0]
+        chosen = [False, False, False, False]
+        total = 0
+        for seat, card in zip(players, history.cards, strict=True):
+            if seat != history.observer:
+                legal = _legal(pos, flags)
+                n = legal.bit_count()
+                if n > 1:
+                    choice = _policy(pos, flags, 0, 0)[0]
+                    kind = _epsilon_kind(pos, legal, choice)
+                    entry = log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
+                    if per_play:
+                        first = _learned_log(pos, legal, card, model)
+                        total += _mix_logs(first, entry / LOG_UNIT, log_first, log_second)
+                    else:
+                        learned[seat] += _learned_log_weight(pos, legal, card, model)
+                        explored[seat] += entry
+                        chosen[seat] = True
+            _apply(pos, card, flags)
+        for seat in range(4):
+            if chosen[seat]:
+                total += _mix_logs(
+                    learned[seat] / LOG_UNIT, explored[seat] / LOG_UNIT, log_first, log_second
+                )
+        results.append(total)
+    return results
+
+
+def check_mixture(log_weights: Sequence[int], prior: float) -> tuple[float, float]:
+    """Raise ValueError unless a mixture has an evidence table of ``EVIDENCE_SIZE`` entries and
+    a prior in [0, 1]; return the natural logs of ``prior`` and ``1 − prior`` (minus infinity
+    for 0)."""
+    if len(log_weights) != EVIDENCE_SIZE:
+        raise ValueError(f"an evidence table has {EVIDENCE_SIZE} entries")
+    if not 0.0 <= prior <= 1.0:
+        raise ValueError("a mixture's prior is in [0, 1]")
+    rest = 1.0 - prior
+    return (
+        math.log(prior) if prior > 0.0 else -math.inf,
+        math.log(rest) if rest > 0.0 else -math.inf,
+    )
 
 
 def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[int]:

@@ -18,6 +18,7 @@ with the first reader's hand by hand, which gives a much narrower interval.
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
@@ -58,6 +59,11 @@ BRIER = "Brier"
 COST = "µs a deal"
 #: The model name that reads plays with the learned model (``ai.play_model``).
 LEARNED = "learned"
+#: Model names that read each seat (or each play) by a mixture of the learned model and
+#: today's explorations, and the mixture's default prior on the learned model.
+MIXED = "mixed"
+MIXED_PLAY = "mixed-play"
+MIXTURE_PRIOR = 0.5
 WATCHED = {
     "Q♠": QUEEN_OF_SPADES,
     "A♠": make_card(12, SPADES),
@@ -98,20 +104,50 @@ class Tally:
 
 
 def parse_learned(text: str) -> PlayModel | None:
-    """Return, for ``learned[,PASS]``, the play model that reads the pass (with PASS in (0, 1);
-    without it, the pass is not read), else None."""
-    name, _, passing = text.strip().partition(",")
-    if name != LEARNED:
+    """Return, for ``learned[,PASS]``, ``mixed[:PRIOR][,PASS]`` or ``mixed-play[:PRIOR][,PASS]``,
+    the play model that reads the pass (with PASS in (0, 1); without it, the pass is not read),
+    else None. ``mixed`` reads each seat by a mixture of the learned model (prior PRIOR in
+    [0, 1], default ``MIXTURE_PRIOR``) and today's explorations, ``mixed-play`` mixes each
+    play instead; the learned model itself is filled in by the caller."""
+    head, _, passing = text.strip().partition(",")
+    name, colon, prior_text = head.partition(":")
+    if name not in (LEARNED, MIXED, MIXED_PLAY):
         return None
-    if not passing:
-        return PlayModel(passing=None)
+    form = (
+        f"a learned model is {LEARNED}[,PASS], {MIXED}[:PRIOR][,PASS] or "
+        f"{MIXED_PLAY}[:PRIOR][,PASS], as in {LEARNED},PASS with PASS in (0, 1) and PRIOR in "
+        f"[0, 1], got {text!r}"
+    )
+    value = _number(passing) if passing else None
+    if value is not None and not 0.0 < value < 1.0:
+        raise ValueError(form)
+    if name == LEARNED:
+        if colon:
+            raise ValueError(form)
+        return PlayModel(passing=value)
+    prior = _number(prior_text) if colon else MIXTURE_PRIOR
+    if not 0.0 <= prior <= 1.0:
+        raise ValueError(form)
+    return PlayModel(passing=value, mixture=prior, mix_per_play=name == MIXED_PLAY)
+
+
+def _number(text: str) -> float:
+    """Return a decimal number, or -1 (out of every range) when it is not one."""
     try:
-        value = float(passing)
+        value = float(text)
     except ValueError:
-        value = 0.0
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"a learned model is {LEARNED} or {LEARNED},PASS with PASS in (0, 1)")
-    return PlayModel(passing=value)
+        return -1.0
+    return value if math.isfinite(value) else -1.0
+
+
+def learned_name(model: PlayModel) -> str:
+    """Return a model that reads with the learned model as its command-line form."""
+    if model.mixture is None:
+        name = LEARNED
+    else:
+        kind = MIXED_PLAY if model.mix_per_play else MIXED
+        name = kind if model.mixture == MIXTURE_PRIOR else f"{kind}:{model.mixture:g}"
+    return name if model.passing is None else f"{name},{model.passing:g}"
 
 
 def parse_model(text: str) -> PlayModel:
@@ -193,8 +229,7 @@ class Reader:
         """Return the model's command-line form, with the pool when it is not the default."""
         name = model_name(self.model)
         if self.model.learned is not None:
-            passing = self.model.passing
-            name = LEARNED if passing is None else f"{LEARNED},{passing:g}"
+            name = learned_name(self.model)
         return name if self.pool_factor == POOL_FACTOR else f"{name} pool×{self.pool_factor}"
 
 
@@ -353,7 +388,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="play models to compare: exploration of leads, follows, discards, plays "
         "where the Q♠ could be thrown and (if given) passes that keep an unguarded high spade "
         f"(default: the hard bot's, {model_name(DEFAULT_MODEL)}); or {LEARNED}[,PASS], the "
-        "learned model of play (--play-model)",
+        f"learned model of play (--play-model); or {MIXED}[:PRIOR][,PASS] "
+        f"({MIXED_PLAY}[:PRIOR][,PASS]), each seat's (each play's) mixture of the learned model, "
+        f"with prior PRIOR (default {MIXTURE_PRIOR:g}), and today's explorations",
     )
     parser.add_argument(
         "--play-model",
