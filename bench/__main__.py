@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from game.streams import silence_stdout
+
 
 @dataclass(frozen=True)
 class Bench:
@@ -92,6 +94,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(stopped_message(args), file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # the reader stopped early (``| head``): not an error
+        silence_stdout()
+        return 0
 
 
 #: The exit status of a run stopped by Ctrl-C (128 + SIGINT, as a shell reports it).

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -217,3 +219,15 @@ def test_a_journal_splits_by_its_own_pass_cycle_and_other_cycles_are_refused(
     assert main(["paired", str(deals_file), str(journal)]) == 2
     err = capsys.readouterr().err
     assert str(journal) in err and "rules are damaged" in err, err
+
+
+def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> None:
+    before = write_run(tmp_path / "a.json", 1, [1.0, 2.0, 3.0])
+    after = write_run(tmp_path / "b.json", 1, [2.0, 2.0, 5.0])
+    read, write = os.pipe()
+    os.close(read)  # like ``| head`` gone before the table is printed
+    command = [sys.executable, "-m", "bench", "paired", str(before), str(after)]
+    done = subprocess.run(command, stdout=write, stderr=subprocess.PIPE, timeout=60, check=False)
+    os.close(write)
+    assert done.returncode == 0, done.stderr.decode()
+    assert b"Traceback" not in done.stderr
