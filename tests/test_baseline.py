@@ -99,7 +99,7 @@ def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(
     assert version.returncode == 0, version.stderr
 
     target = strength.Target(
-        "hard-vs-baseline", ("easy", strength.BASELINE_HARD, "easy", "easy"), 30.0
+        "hard-vs-baseline", ("easy", strength.BASELINE_HARD, "normal", "normal"), 30.0
     )
     target, labels = strength.baseline_seats(target, baseline, 5)
     journal = tmp_path / "journal"
@@ -111,9 +111,9 @@ def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(
     # run in parts can go on from another checkout.
     header = json.loads((journal / "hard-vs-baseline.ndjson").read_text().splitlines()[0])
     label = f"baseline@{baseline.commit[:7]} hard@5ms"
-    assert header["lineup"] == ["easy", label, "easy", "easy"]
+    assert header["lineup"] == ["easy", label, "normal", "normal"]
     names = [summary.name for summary in outcome.summaries]
-    assert names == ["easy", f"baseline@{baseline.commit[:7]} hard@5ms"]
+    assert names == ["easy", label, "normal"]
     engine = outcome.summaries[1].engine
     assert engine is not None and engine.fallback_moves == 0, engine
     assert outcome.summaries[1].hands == 4
