@@ -80,7 +80,7 @@ multiply-and-reject on 64-bit outputs).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import NamedTuple
 
 from ai.knowledge import GROUP_COUNT
@@ -803,46 +803,58 @@ def _players(history: History) -> list[int]:
     return players
 
 
+def _choices(
+    deal: Sequence[int], history: History, players: Sequence[int], played_by: Sequence[int]
+) -> Iterator[tuple[int, int, _Pos, int]]:
+    """Replay the history on a deal (every seat's current hand; ``played_by`` each seat's
+    played cards) and yield each play by another seat that had a choice: its seat, its card,
+    the position before it and the legal cards there."""
+    pos = _Pos(
+        [deal[seat] | played_by[seat] for seat in range(4)],
+        [0, 0, 0, 0],
+        [],
+        history.leader,
+        0,
+        False,
+    )
+    for seat, card in zip(players, history.cards, strict=True):
+        if seat != history.observer:
+            legal = _legal(pos, history.flags)
+            if legal.bit_count() > 1:
+                yield seat, card, pos, legal
+        _apply(pos, card, history.flags)
+
+
+def _played(history: History) -> tuple[list[int], list[int]]:
+    """Return the seat of each card of the history, and each seat's played cards."""
+    players = _players(history)
+    played_by = [0, 0, 0, 0]
+    for seat, card in zip(players, history.cards, strict=True):
+        played_by[seat] |= 1 << card
+    return players, played_by
+
+
+def _table_entry(pos: _Pos, legal: int, card: int, log_weights: Sequence[int], flags: int) -> int:
+    """Return the evidence table's log-weight of ``card`` played among ``legal``."""
+    choice = _policy(pos, flags, 0, 0)[0]
+    kind = _epsilon_kind(pos, legal, choice)
+    return log_weights[(kind * 2 + (choice == card)) * _SIDE + legal.bit_count()]
+
+
 def play_evidence(
     deals: Sequence[Sequence[int]], history: History, log_weights: Sequence[int]
 ) -> list[int]:
     """Return, per deal (every seat's current hand), the summed log-weight of the history's
     plays by the other seats (see the module notes; ``log_weights`` has ``EVIDENCE_SIZE``
     entries)."""
-    flags = history.flags
-    players = _players(history)
-    played_by = [0, 0, 0, 0]
-    for seat, card in zip(players, history.cards, strict=True):
-        played_by[seat] |= 1 << card
-    results = []
-    for deal in deals:
-        pos = _Pos(
-            [deal[seat] | played_by[seat] for seat in range(4)],
-            [0, 0, 0, 0],
-            [],
-            history.leader,
-            0,
-            False,
+    players, played_by = _played(history)
+    return [
+        sum(
+            _table_entry(pos, legal, card, log_weights, history.flags)
+            for _, card, pos, legal in _choices(deal, history, players, played_by)
         )
-        total = 0
-        for seat, card in zip(players, history.cards, strict=True):
-            if seat != history.observer:
-                legal = _legal(pos, flags)
-                n = legal.bit_count()
-                if n > 1:
-                    choice = _policy(pos, flags, 0, 0)[0]
-                    if choice == _QUEEN_OF_SPADES:
-                        kind = QUEEN
-                    elif not pos.trick:
-                        kind = LEAD
-                    elif legal & _SUIT[pos.trick[0] // 13]:
-                        kind = FOLLOW
-                    else:
-                        kind = DISCARD
-                    total += log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
-            _apply(pos, card, flags)
-        results.append(total)
-    return results
+        for deal in deals
+    ]
 
 
 #: What a learned play model reads of each legal card, in this order (``card_features``).
@@ -979,30 +991,14 @@ def learned_evidence(
     ``1 / LOG_UNIT`` nats) of the history's plays by the other seats that had a choice, under a
     learned model (``LearnedModel``)."""
     check_learned_model(model)
-    flags = history.flags
-    players = _players(history)
-    played_by = [0, 0, 0, 0]
-    for seat, card in zip(players, history.cards, strict=True):
-        played_by[seat] |= 1 << card
-    results = []
-    for deal in deals:
-        pos = _Pos(
-            [deal[seat] | played_by[seat] for seat in range(4)],
-            [0, 0, 0, 0],
-            [],
-            history.leader,
-            0,
-            False,
+    players, played_by = _played(history)
+    return [
+        sum(
+            _learned_log_weight(pos, legal, card, model)
+            for _, card, pos, legal in _choices(deal, history, players, played_by)
         )
-        total = 0
-        for seat, card in zip(players, history.cards, strict=True):
-            if seat != history.observer:
-                legal = _legal(pos, flags)
-                if legal.bit_count() > 1:
-                    total += _learned_log_weight(pos, legal, card, model)
-            _apply(pos, card, flags)
-        results.append(total)
-    return results
+        for deal in deals
+    ]
 
 
 #: A learned weight's largest size (so that a logit is exact in the kernels' 64-bit sums).
@@ -1055,31 +1051,12 @@ def seat_evidence(
     sums over the seats are ``learned_evidence`` and ``play_evidence``."""
     check_learned_model(model)
     check_mixture(log_weights, 0.0)
-    flags = history.flags
-    players = _players(history)
-    played_by = [0, 0, 0, 0]
-    for seat, card in zip(players, history.cards, strict=True):
-        played_by[seat] |= 1 << card
-    pos = _Pos(
-        [deal[seat] | played_by[seat] for seat in range(4)],
-        [0, 0, 0, 0],
-        [],
-        history.leader,
-        0,
-        False,
-    )
+    players, played_by = _played(history)
     learned = [0, 0, 0, 0]
     explored = [0, 0, 0, 0]
-    for seat, card in zip(players, history.cards, strict=True):
-        if seat != history.observer:
-            legal = _legal(pos, flags)
-            n = legal.bit_count()
-            if n > 1:
-                choice = _policy(pos, flags, 0, 0)[0]
-                kind = _epsilon_kind(pos, legal, choice)
-                learned[seat] += _learned_log_weight(pos, legal, card, model)
-                explored[seat] += log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
-        _apply(pos, card, flags)
+    for seat, card, pos, legal in _choices(deal, history, players, played_by):
+        learned[seat] += _learned_log_weight(pos, legal, card, model)
+        explored[seat] += _table_entry(pos, legal, card, log_weights, history.flags)
     return learned, explored
 
 
@@ -1105,41 +1082,22 @@ def mixed_evidence(
     """
     check_learned_model(model)
     log_first, log_second = check_mixture(log_weights, prior)
-    flags = history.flags
-    players = _players(history)
-    played_by = [0, 0, 0, 0]
-    for seat, card in zip(players, history.cards, strict=True):
-        played_by[seat] |= 1 << card
+    players, played_by = _played(history)
     results = []
     for deal in deals:
-        pos = _Pos(
-            [deal[seat] | played_by[seat] for seat in range(4)],
-            [0, 0, 0, 0],
-            [],
-            history.leader,
-            0,
-            False,
-        )
         learned = [0, 0, 0, 0]
         explored = [0, 0, 0, 0]
         chosen = [False, False, False, False]
         total = 0
-        for seat, card in zip(players, history.cards, strict=True):
-            if seat != history.observer:
-                legal = _legal(pos, flags)
-                n = legal.bit_count()
-                if n > 1:
-                    choice = _policy(pos, flags, 0, 0)[0]
-                    kind = _epsilon_kind(pos, legal, choice)
-                    entry = log_weights[(kind * 2 + (choice == card)) * _SIDE + n]
-                    if per_play:
-                        first = _learned_log(pos, legal, card, model)
-                        total += _mix_logs(first, entry / LOG_UNIT, log_first, log_second)
-                    else:
-                        learned[seat] += _learned_log_weight(pos, legal, card, model)
-                        explored[seat] += entry
-                        chosen[seat] = True
-            _apply(pos, card, flags)
+        for seat, card, pos, legal in _choices(deal, history, players, played_by):
+            entry = _table_entry(pos, legal, card, log_weights, history.flags)
+            if per_play:
+                first = _learned_log(pos, legal, card, model)
+                total += _mix_logs(first, entry / LOG_UNIT, log_first, log_second)
+            else:
+                learned[seat] += _learned_log_weight(pos, legal, card, model)
+                explored[seat] += entry
+                chosen[seat] = True
         for seat in range(4):
             if chosen[seat]:
                 total += _mix_logs(
