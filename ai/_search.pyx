@@ -925,84 +925,6 @@ cdef enum:
     SIDE = 14
 
 
-def play_evidence(deals, history, log_weights):
-    """Return, per deal, the summed log-weight of the other seats' plays (see the twin)."""
-    leader, cards, observer, flags = history
-    cdef int n_cards = len(cards)
-    cdef int n_deals = len(deals)
-    cdef int c_cards[52]
-    cdef int players[52]
-    cdef i64 table[4 * 2 * SIDE]
-    cdef u64 played_by[4]
-    cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
-    cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
-    cdef int c_flags = flags
-    cdef int c_leader = leader
-    cdef int c_observer = observer
-    cdef int i, seat, index, n, choice, kind
-    cdef i64 total
-    cdef u64 legal
-    cdef u64 state = 0
-    cdef Pos pos
-    if hands == NULL or totals == NULL:
-        free(hands)
-        free(totals)
-        raise MemoryError()
-    try:
-        if n_cards > 52 or len(log_weights) != 4 * 2 * SIDE:
-            raise ValueError("a history holds at most 52 cards and the table 112 entries")
-        for i in range(4 * 2 * SIDE):
-            table[i] = log_weights[i]
-        for i in range(n_cards):
-            c_cards[i] = cards[i]
-        for index in range(n_deals):
-            for seat in range(4):
-                hands[4 * index + seat] = deals[index][seat]
-        with nogil:
-            for seat in range(4):
-                pos.hands[seat] = 0
-                pos.taken[seat] = 0
-                played_by[seat] = 0
-            pos.count = 0
-            pos.leader = c_leader
-            pos.trick_index = 0
-            pos.broken = 0
-            for i in range(n_cards):
-                players[i] = (pos.leader + pos.count) & 3
-                played_by[players[i]] |= (<u64>1) << c_cards[i]
-                c_apply(&pos, c_cards[i], c_flags)
-            for index in range(n_deals):
-                for seat in range(4):
-                    pos.hands[seat] = hands[4 * index + seat] | played_by[seat]
-                    pos.taken[seat] = 0
-                pos.count = 0
-                pos.leader = c_leader
-                pos.trick_index = 0
-                pos.broken = 0
-                total = 0
-                for i in range(n_cards):
-                    if players[i] != c_observer:
-                        legal = c_legal(&pos, c_flags)
-                        n = mdh_popcount(legal)
-                        if n > 1:
-                            choice = c_policy(&pos, c_flags, &state, 0)
-                            if choice == QUEEN_OF_SPADES:
-                                kind = 3
-                            elif pos.count == 0:
-                                kind = 0
-                            elif legal & suit_mask(pos.trick[0] // 13):
-                                kind = 1
-                            else:
-                                kind = 2
-                            total += table[(kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
-                    c_apply(&pos, c_cards[i], c_flags)
-                totals[index] = total
-        return [totals[index] for index in range(n_deals)]
-    finally:
-        free(hands)
-        free(totals)
-
-
 cdef enum:
     GUARD_KEYS = 2 * SIDE
     MAX_WATCHED = 3
@@ -1418,79 +1340,6 @@ def card_features(hands, table):
     ]
 
 
-def learned_evidence(deals, history, model):
-    """Return, per deal, the summed log-probability of the other seats' plays under a learned
-    model (see the twin)."""
-    from ai.search_py import check_learned_model
-
-    check_learned_model(model)
-    leader, cards, observer, flags = history
-    weights_in, mix_in = model
-    cdef int n_cards = len(cards)
-    cdef int n_deals = len(deals)
-    cdef int c_cards[52]
-    cdef int players[52]
-    cdef i64 weights[3 * N_FEATURES]
-    cdef double mix = mix_in
-    cdef u64 played_by[4]
-    cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
-    cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
-    cdef int c_flags = flags
-    cdef int c_leader = leader
-    cdef int c_observer = observer
-    cdef int i, seat, index
-    cdef i64 total
-    cdef u64 legal
-    cdef Pos pos
-    if hands == NULL or totals == NULL:
-        free(hands)
-        free(totals)
-        raise MemoryError()
-    try:
-        if n_cards > 52:
-            raise ValueError("a history holds at most 52 cards")
-        for i in range(3 * N_FEATURES):
-            weights[i] = weights_in[i]
-        for i in range(n_cards):
-            c_cards[i] = cards[i]
-        for index in range(n_deals):
-            for seat in range(4):
-                hands[4 * index + seat] = deals[index][seat]
-        with nogil:
-            for seat in range(4):
-                pos.hands[seat] = 0
-                pos.taken[seat] = 0
-                played_by[seat] = 0
-            pos.count = 0
-            pos.leader = c_leader
-            pos.trick_index = 0
-            pos.broken = 0
-            for i in range(n_cards):
-                players[i] = (pos.leader + pos.count) & 3
-                played_by[players[i]] |= (<u64>1) << c_cards[i]
-                c_apply(&pos, c_cards[i], c_flags)
-            for index in range(n_deals):
-                for seat in range(4):
-                    pos.hands[seat] = hands[4 * index + seat] | played_by[seat]
-                    pos.taken[seat] = 0
-                pos.count = 0
-                pos.leader = c_leader
-                pos.trick_index = 0
-                pos.broken = 0
-                total = 0
-                for i in range(n_cards):
-                    if players[i] != c_observer:
-                        legal = c_legal(&pos, c_flags)
-                        if mdh_popcount(legal) > 1:
-                            total += c_learned_log(&pos, legal, c_cards[i], weights, mix)
-                    c_apply(&pos, c_cards[i], c_flags)
-                totals[index] = total
-        return [totals[index] for index in range(n_deals)]
-    finally:
-        free(hands)
-        free(totals)
-
-
 cdef i64 c_mix_logs(double first, double second, double log_first,
                     double log_second) noexcept nogil:
     """Return log(p e^first + (1 - p) e^second) in 1 / LOG_UNIT nats (the twin's
@@ -1507,36 +1356,44 @@ cdef i64 c_mix_logs(double first, double second, double log_first,
     return <i64>floor(LOG_UNIT * (high + log1p(exp(low - high))) + 0.5)
 
 
-def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False):
-    """Return, per deal, the log-likelihood of the other seats' plays under a mixture of a
-    learned model and the evidence table's model, per seat or per play (see the twin)."""
-    from ai.search_py import check_learned_model, check_mixture
+cdef enum:
+    READ_TABLE = 0
+    READ_LEARNED = 1
+    READ_SEATS = 2
+    READ_PLAYS = 3
 
-    check_learned_model(model)
-    log_first_in, log_second_in = check_mixture(log_weights, prior)
+
+cdef struct Reading:
+    int mode
+    i64 table[4 * 2 * SIDE]
+    i64 weights[3 * N_FEATURES]
+    double mix
+    double log_first
+    double log_second
+
+
+cdef list c_read_plays(deals, history, Reading* reading):
+    """Replay the history on every deal and return each deal's summed log-weight of the other
+    seats' plays with a choice: by the evidence table, the learned model, or their mixture per
+    seat or per play, as ``reading.mode`` says (the twin's ``_choices`` and its callers)."""
     leader, cards, observer, flags = history
-    weights_in, mix_in = model
-    cdef double log_first = log_first_in
-    cdef double log_second = log_second_in
-    cdef bint c_per_play = bool(per_play)
     cdef int n_cards = len(cards)
     cdef int n_deals = len(deals)
     cdef int c_cards[52]
     cdef int players[52]
-    cdef i64 table[4 * 2 * SIDE]
-    cdef i64 weights[3 * N_FEATURES]
     cdef i64 learned[4]
     cdef i64 explored[4]
     cdef bint chosen[4]
-    cdef double mix = mix_in
     cdef u64 played_by[4]
     cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
     cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
+    cdef int mode = reading.mode
     cdef int c_flags = flags
     cdef int c_leader = leader
     cdef int c_observer = observer
     cdef int i, seat, index, n, choice, kind
-    cdef i64 total, entry
+    cdef i64 total
+    cdef i64 entry = 0
     cdef u64 legal
     cdef u64 state = 0
     cdef Pos pos
@@ -1547,10 +1404,6 @@ def mixed_evidence(deals, history, log_weights, model, double prior, per_play=Fa
     try:
         if n_cards > 52:
             raise ValueError("a history holds at most 52 cards")
-        for i in range(4 * 2 * SIDE):
-            table[i] = log_weights[i]
-        for i in range(3 * N_FEATURES):
-            weights[i] = weights_in[i]
         for i in range(n_cards):
             c_cards[i] = cards[i]
         for index in range(n_deals):
@@ -1587,32 +1440,92 @@ def mixed_evidence(deals, history, log_weights, model, double prior, per_play=Fa
                         legal = c_legal(&pos, c_flags)
                         n = mdh_popcount(legal)
                         if n > 1:
-                            choice = c_policy(&pos, c_flags, &state, 0)
-                            if choice == QUEEN_OF_SPADES:
-                                kind = 3
-                            elif pos.count == 0:
-                                kind = 0
-                            elif legal & suit_mask(pos.trick[0] // 13):
-                                kind = 1
-                            else:
-                                kind = 2
-                            entry = table[(kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
-                            if c_per_play:
+                            if mode != READ_LEARNED:
+                                choice = c_policy(&pos, c_flags, &state, 0)
+                                if choice == QUEEN_OF_SPADES:
+                                    kind = 3
+                                elif pos.count == 0:
+                                    kind = 0
+                                elif legal & suit_mask(pos.trick[0] // 13):
+                                    kind = 1
+                                else:
+                                    kind = 2
+                                entry = reading.table[
+                                    (kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
+                            if mode == READ_TABLE:
+                                total += entry
+                            elif mode == READ_LEARNED:
+                                total += c_learned_log(&pos, legal, c_cards[i], reading.weights,
+                                                       reading.mix)
+                            elif mode == READ_PLAYS:
                                 total += c_mix_logs(
-                                    c_learned_nats(&pos, legal, c_cards[i], weights, mix),
-                                    <double>entry / LOG_UNIT, log_first, log_second)
+                                    c_learned_nats(&pos, legal, c_cards[i], reading.weights,
+                                                   reading.mix),
+                                    <double>entry / LOG_UNIT, reading.log_first,
+                                    reading.log_second)
                             else:
-                                learned[seat] += c_learned_log(&pos, legal, c_cards[i], weights, mix)
+                                learned[seat] += c_learned_log(&pos, legal, c_cards[i],
+                                                               reading.weights, reading.mix)
                                 explored[seat] += entry
                                 chosen[seat] = 1
                     c_apply(&pos, c_cards[i], c_flags)
-                for seat in range(4):
-                    if chosen[seat]:
-                        total += c_mix_logs(<double>learned[seat] / LOG_UNIT,
-                                            <double>explored[seat] / LOG_UNIT,
-                                            log_first, log_second)
+                if mode == READ_SEATS:
+                    for seat in range(4):
+                        if chosen[seat]:
+                            total += c_mix_logs(<double>learned[seat] / LOG_UNIT,
+                                                <double>explored[seat] / LOG_UNIT,
+                                                reading.log_first, reading.log_second)
                 totals[index] = total
         return [totals[index] for index in range(n_deals)]
     finally:
         free(hands)
         free(totals)
+
+
+cdef void read_evidence_table(log_weights, Reading* reading) except *:
+    cdef int i
+    for i in range(4 * 2 * SIDE):
+        reading.table[i] = log_weights[i]
+
+
+cdef void read_learned_model(model, Reading* reading) except *:
+    from ai.search_py import check_learned_model
+
+    check_learned_model(model)
+    weights, mix = model
+    cdef int i
+    for i in range(3 * N_FEATURES):
+        reading.weights[i] = weights[i]
+    reading.mix = mix
+
+
+def play_evidence(deals, history, log_weights):
+    """Return, per deal, the summed log-weight of the other seats' plays (see the twin)."""
+    cdef Reading reading
+    if len(history[1]) > 52 or len(log_weights) != 4 * 2 * SIDE:
+        raise ValueError("a history holds at most 52 cards and the table 112 entries")
+    reading.mode = READ_TABLE
+    read_evidence_table(log_weights, &reading)
+    return c_read_plays(deals, history, &reading)
+
+
+def learned_evidence(deals, history, model):
+    """Return, per deal, the summed log-probability of the other seats' plays under a learned
+    model (see the twin)."""
+    cdef Reading reading
+    reading.mode = READ_LEARNED
+    read_learned_model(model, &reading)
+    return c_read_plays(deals, history, &reading)
+
+
+def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False):
+    """Return, per deal, the log-likelihood of the other seats' plays under a mixture of a
+    learned model and the evidence table's model, per seat or per play (see the twin)."""
+    from ai.search_py import check_mixture
+
+    cdef Reading reading
+    read_learned_model(model, &reading)
+    reading.log_first, reading.log_second = check_mixture(log_weights, prior)
+    reading.mode = READ_PLAYS if per_play else READ_SEATS
+    read_evidence_table(log_weights, &reading)
+    return c_read_plays(deals, history, &reading)
