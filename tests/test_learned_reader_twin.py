@@ -4,12 +4,12 @@ that seat knows."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from types import ModuleType
 
 import pytest
+from search_kernels import IMPLEMENTATIONS, compiled, needs_compiled
 from test_search_twin import random_history, random_state, table_of
 
 from ai import search_py
@@ -19,17 +19,6 @@ from ai.search_py import FEATURE_COUNT, FEATURES, LEARNED_KINDS, LearnedModel
 from core.cards import QUEEN_OF_SPADES, SUIT_MASKS, parse_cards
 from core.hand import HandState
 
-
-def _compiled() -> ModuleType | None:
-    try:
-        return importlib.import_module("ai._search")
-    except ImportError:
-        return None
-
-
-compiled = _compiled()
-needs_compiled = pytest.mark.skipif(compiled is None, reason="compiled search kernel not built")
-IMPLEMENTATIONS = [search_py] if compiled is None else [search_py, compiled]
 FEATURE = {name: index for index, name in enumerate(FEATURES)}
 
 

@@ -5,12 +5,12 @@ model that explains its plays."""
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 from types import ModuleType
 
 import pytest
+from search_kernels import IMPLEMENTATIONS, compiled, needs_compiled
 from test_learned_reader_twin import random_model
 from test_search_twin import random_history, random_state, table_of
 
@@ -23,18 +23,6 @@ from ai.search_py import FEATURE_COUNT, LOG_UNIT, History, LearnedModel
 from core.cards import cards_of
 from core.hand import HandState
 from core.rules import RuleSet
-
-
-def _compiled() -> ModuleType | None:
-    try:
-        return importlib.import_module("ai._search")
-    except ImportError:
-        return None
-
-
-compiled = _compiled()
-needs_compiled = pytest.mark.skipif(compiled is None, reason="compiled search kernel not built")
-IMPLEMENTATIONS = [search_py] if compiled is None else [search_py, compiled]
 
 
 def random_table(rng: random.Random) -> tuple[int, ...]:

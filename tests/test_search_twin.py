@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import importlib
 import os
 import random
 from collections import Counter
@@ -14,6 +13,7 @@ from typing import Any
 
 import pytest
 from positions import play_randomly
+from search_kernels import IMPLEMENTATIONS, compiled, needs_compiled
 
 from ai import hard, search, search_py
 from ai.knowledge import read_knowledge
@@ -33,18 +33,6 @@ from core.hand import HandState
 from core.kernel_py import legal_mask, trick_points
 from core.rules import FLAG_QUEEN_BREAKS_HEARTS, RuleSet
 from core.scoring import score_hand
-
-
-def _compiled() -> ModuleType | None:
-    try:
-        return importlib.import_module("ai._search")
-    except ImportError:
-        return None
-
-
-compiled = _compiled()
-needs_compiled = pytest.mark.skipif(compiled is None, reason="compiled search kernel not built")
-IMPLEMENTATIONS = [search_py] if compiled is None else [search_py, compiled]
 
 POSITIONS = 2000
 RULE_SETS = (

@@ -7,7 +7,6 @@ follow one another."""
 from __future__ import annotations
 
 import hashlib
-import importlib
 import math
 import random
 from collections.abc import Callable, Sequence
@@ -15,6 +14,7 @@ from types import ModuleType
 
 import pytest
 from positions import play_randomly
+from search_kernels import IMPLEMENTATIONS, compiled, needs_compiled
 
 from ai import inference, search, search_py
 from ai.knowledge import read_knowledge
@@ -23,18 +23,6 @@ from ai.search_py import LOG_UNIT, TEMPER_STEPS, DealPlan, deal_plan
 from core.controller import Controller
 
 Tempered = Callable[[Sequence[int], float], tuple[list[float], float]]
-
-
-def _compiled() -> ModuleType | None:
-    try:
-        return importlib.import_module("ai._search")
-    except ImportError:
-        return None
-
-
-compiled = _compiled()
-needs_compiled = pytest.mark.skipif(compiled is None, reason="compiled search kernel not built")
-IMPLEMENTATIONS = [search_py] if compiled is None else [search_py, compiled]
 
 
 def _before_effective_size(weights: Sequence[float]) -> float:
