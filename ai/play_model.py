@@ -19,7 +19,7 @@ from ai.search import (
     LearnedModel,
     check_learned_model,
 )
-from core.files import StrictJsonError, decode_utf8, parse_strict_json
+from core.files import StrictJsonError, decode_utf8, parse_strict_json, read_regular_file
 
 #: The weights fitted to the hard bot's plays, shipped with the program.
 DEFAULT_PATH = Path(__file__).with_name("play_model.json")
@@ -87,11 +87,7 @@ def parse_model(text: str) -> LearnedModel:
 def load_play_model(path: Path = DEFAULT_PATH) -> LearnedModel:
     """Return the model in a weights file; raise PlayModelError naming the file and the fault."""
     try:
-        with path.open("rb") as source:
-            raw = source.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise ValueError(f"larger than {MAX_BYTES} bytes")
-        return parse_model(decode_utf8(raw))
+        return parse_model(decode_utf8(read_regular_file(path, MAX_BYTES)))
     except OSError as error:
         raise PlayModelError(f"play model {path}: cannot be read ({error.strerror})") from None
     except (StrictJsonError, ValueError) as error:

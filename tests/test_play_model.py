@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 from pathlib import Path
 
@@ -114,6 +115,14 @@ def test_a_malformed_weights_file_is_refused_clearly(
 def test_a_missing_weights_file_is_refused_clearly(tmp_path: Path) -> None:
     with pytest.raises(PlayModelError, match="cannot be read"):
         load_play_model(tmp_path / "absent.json")
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_weights_file_that_is_a_fifo_is_refused_without_waiting(tmp_path: Path) -> None:
+    fifo = tmp_path / "model.json"
+    os.mkfifo(fifo)
+    with pytest.raises(PlayModelError, match=r"FIFO|not a regular file"):
+        load_play_model(fifo)
 
 
 def test_bench_policy_records_fits_and_writes_a_model(
