@@ -1225,10 +1225,6 @@ cdef double WEIGHT_UNIT = 1024.0
 cdef u64 ALL_CARDS = ((<u64>1) << 52) - 1
 
 
-cdef inline int c_points(u64 cards) noexcept nogil:
-    return mdh_popcount(cards & MDH_HEARTS) + (13 if cards & MDH_QUEEN_BIT else 0)
-
-
 cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogil:
     """Write the features of each legal card, lowest first, ``N_FEATURES`` each, from what the
     seat to move knows; return the kind of play (0 lead, 1 follow, 2 discard)."""
@@ -1273,7 +1269,8 @@ cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogi
         row[7] = mdh_popcount(unseen & below)
         row[8] = wins
         row[9] = 1 if wins and last else 0
-        row[10] = c_points(trick_mask | ((<u64>1) << card)) if wins else 0
+        # Flags 0: hearts and the Q♠ only, as the model was fitted, whatever the rules.
+        row[10] = c_trick_points(trick_mask | ((<u64>1) << card), 0) if wins else 0
         row[11] = 1 if suit == 2 and card != QUEEN_OF_SPADES and holds_queen else 0
         row[12] = 1 if held == 1 else 0
         row[13] = 1 if suit == 2 and card < QUEEN_OF_SPADES and queen_unseen else 0

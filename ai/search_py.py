@@ -92,7 +92,7 @@ from core.cards import QUEEN_OF_SPADES as _QUEEN_OF_SPADES
 from core.cards import SUIT_MASKS as _SUIT
 from core.kernel_py import MASK64 as _MASK64
 from core.kernel_py import TWO_OF_CLUBS_MASK as _TWO_OF_CLUBS
-from core.kernel_py import legal_mask, next_random
+from core.kernel_py import legal_mask, next_random, trick_points
 from core.rules import FLAG_JACK_OF_DIAMONDS as _JACK_OF_DIAMONDS_FLAG
 from core.rules import FLAG_NO_TRICKS_BONUS as _NO_TRICKS_BONUS
 from core.rules import FLAG_QUEEN_BREAKS_HEARTS as _QUEEN_BREAKS_HEARTS
@@ -894,10 +894,6 @@ class LearnedModel(NamedTuple):
     mix: float
 
 
-def _points(cards: int) -> int:
-    return (cards & _HEARTS).bit_count() + (13 if cards & _QUEEN_BIT else 0)
-
-
 def _card_features(pos: _Pos, legal: int) -> tuple[int, list[tuple[int, ...]]]:
     """Return the kind of play (0 lead, 1 follow, 2 discard) and each legal card's features,
     from what the seat to move knows: its own hand, the cards taken and the open trick."""
@@ -941,7 +937,8 @@ def _card_features(pos: _Pos, legal: int) -> tuple[int, list[tuple[int, ...]]]:
                 (unseen & below).bit_count(),
                 wins,
                 int(wins == 1 and last),
-                _points(trick_mask | 1 << card) if wins else 0,
+                # Flags 0: hearts and the Q♠ only, as the model was fitted, whatever the rules.
+                trick_points(trick_mask | 1 << card, 0) if wins else 0,
                 int(suit == 2 and card != _QUEEN_OF_SPADES and holds_queen == 1),
                 int(held == 1),
                 int(suit == 2 and card < _QUEEN_OF_SPADES and queen_unseen == 1),
