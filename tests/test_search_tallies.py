@@ -6,13 +6,8 @@ import random
 from types import ModuleType
 
 import pytest
-from test_search_twin import (
-    IMPLEMENTATIONS,
-    legal_cards,
-    random_goal,
-    random_state,
-    table_of,
-)
+from search_kernels import IMPLEMENTATIONS
+from test_search_twin import legal_cards, random_goal, random_state, table_of
 
 from ai import search_py
 from ai.knowledge import read_knowledge

@@ -8,15 +8,13 @@ import random
 from typing import Any
 
 import pytest
+from search_kernels import compiled, needs_compiled
 from test_fair_play import twin_observations
 from test_hard import random_controllers
-from test_search_twin import compiled, legal_cards, needs_compiled, random_goal, random_state
-from test_search_twin import table_of as position_table
+from test_search_twin import random_evaluation
 
 from ai import cores, hard, search_py
 from ai.hard import HardBot
-from ai.knowledge import read_knowledge
-from ai.sampler import DealSampler
 from ai.think import think_config_from_env
 
 THREAD_COUNTS = (1, 2, 3, 5)
@@ -25,23 +23,7 @@ THREAD_COUNTS = (1, 2, 3, 5)
 def random_arguments(rng: random.Random) -> tuple[Any, ...]:
     """Return the arguments of one evaluation of a random position (as the twin test's),
     with up to 9 deals so that some threads get none, one or several."""
-    hand = random_state(rng)
-    seat = hand.turn
-    assert seat is not None
-    sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
-    deals = [sampler.sample(rng) for _ in range(rng.randint(1, 9))]
-    return (
-        deals,
-        position_table(hand),
-        legal_cards(hand),
-        rng.randint(1, 3),
-        rng.getrandbits(64),
-        rng.randrange(1000),
-        rng.choice((0, 3, 4)),
-        random_goal(rng)._replace(seat=seat),
-        rng.choice((0, 0, 3, 5)),
-        rng.random() < 0.3,
-    )
+    return random_evaluation(rng, 0.3, most_deals=9)
 
 
 @needs_compiled

@@ -368,15 +368,18 @@ def random_goal(rng: random.Random) -> Goal:
     return Goal(rng.randrange(4), scores, 100, rng.choice((0, 150)), shifts)
 
 
-def random_evaluation(rng: random.Random, look_ahead_share: float) -> tuple[Any, ...]:
-    """Return the arguments of an ``evaluate`` of three sampled deals of a random position:
-    random rollouts, seed, first deal, exact and leaf sizes, goal, and looking ahead in
-    ``look_ahead_share`` of them."""
+def random_evaluation(
+    rng: random.Random, look_ahead_share: float, most_deals: int | None = None
+) -> tuple[Any, ...]:
+    """Return the arguments of an ``evaluate`` of sampled deals of a random position (three,
+    or from 1 to ``most_deals``): random rollouts, seed, first deal, exact and leaf sizes, goal,
+    and looking ahead in ``look_ahead_share`` of them."""
     hand = random_state(rng)
     seat = hand.turn
     assert seat is not None
     sampler = DealSampler(read_knowledge(hand.observation(seat, (0, 0, 0, 0))))
-    deals = [sampler.sample(rng) for _ in range(3)]
+    count = 3 if most_deals is None else rng.randint(1, most_deals)
+    deals = [sampler.sample(rng) for _ in range(count)]
     return (
         deals,
         table_of(hand),
