@@ -38,6 +38,17 @@ def test_codes_are_easy_to_read_aloud_and_tokens_are_kept_as_hashes() -> None:
     assert not token_matches(token, None)
 
 
+def test_a_token_never_begins_with_a_dash_so_it_can_follow_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``--host-token -abc...`` is refused by the command line as a missing value.
+    draws = iter(["-" + "a" * 42, "b" * 43])
+    monkeypatch.setattr("game.server.credentials.secrets.token_urlsafe", lambda n: next(draws))
+    assert new_token() == "b" * 43
+    monkeypatch.undo()
+    assert not any(new_token().startswith("-") for _ in range(2000))
+
+
 class FakeConn:
     """A connection that keeps what it is sent."""
 

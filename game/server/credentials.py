@@ -44,8 +44,15 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
 def new_token() -> str:
-    """Return a new secret token (32 random bytes, URL-safe text)."""
-    return secrets.token_urlsafe(32)
+    """Return a new secret token (32 random bytes, URL-safe text) that does not begin with ``-``.
+
+    A token is typed after an option (``--host-token TOKEN``); one beginning with a dash would
+    be read as an option itself, so such a draw is made again.
+    """
+    while True:
+        token = secrets.token_urlsafe(32)
+        if not token.startswith("-"):
+            return token
 
 
 def is_token(value: object) -> bool:
