@@ -1,7 +1,7 @@
 """Policy benchmark: fit a learned model of play to the hard bot's own plays, and measure it.
 
 Hands are played by four hard bots at a fixed number of deals a decision
-(``bench.policy_data``; the plays are kept in a file, and a run continues the hands already in
+(``bench.policy_data``; the plays are kept in a deal journal, and a run continues the hands in
 it). Every play with a choice gives each legal card's features (``ai.search.card_features``,
 from what the seat knew) and the card played; a softmax per kind of play is fitted to four
 hands in five (``bench.policy_fit``) and measured on the fifth: how often its likeliest card is
@@ -155,7 +155,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         required=True,
         metavar="FILE",
-        help="file of the plays (JSON lines): hands already in it are not played again",
+        help="file of the plays (a deal journal): hands already in it are not played again",
     )
     parser.add_argument(
         "--write",

@@ -9,6 +9,7 @@ import math
 import os
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,7 +138,7 @@ def test_bench_policy_records_fits_and_writes_a_model(
     hands = {number: (plays, bot) for number, plays, bot in read_hands(data)}
     assert sorted(hands) == [0, 1, 2, 3, 4]
     assert all(plays and bot == "hard" for plays, bot in hands.values())
-    assert decode(encode(0, hands[0][0], "hard")) == (0, hands[0][0], "hard")
+    assert decode(encode(hands[0][0], "hard")) == (hands[0][0], "hard")
     model = load_play_model(weights)
     # Run again: the hands recorded are read, not played again, and give the same model.
     before = data.read_text(encoding="utf-8")
@@ -152,7 +153,51 @@ def test_bench_policy_refuses_a_malformed_file_of_plays(
     data = tmp_path / "plays.jsonl"
     data.write_text('{"hand": 0, "plays": [[1, 2]]}\n', encoding="utf-8")
     assert bench_main(["policy", "--hands", "5", "--data", str(data)]) == 2
-    assert "line 1: a malformed line of plays" in capsys.readouterr().err
+    assert "not a deal journal; it was left as it is" in capsys.readouterr().err
+    assert data.read_text(encoding="utf-8") == '{"hand": 0, "plays": [[1, 2]]}\n'
+    # A journal of these hands with a damaged play: named by its hand, and left as it is.
+    good = tmp_path / "good.jsonl"
+    args = ["policy", "--hands", "5", "--deals", "6", "--seed", "3"]
+    assert bench_main([*args, "--data", str(good)]) == 0
+    capsys.readouterr()
+    lines = good.read_text(encoding="utf-8").splitlines(keepends=True)
+    entry = json.loads(lines[2])
+    entry["result"]["plays"][0][9] = 60  # a card that is not a card
+    lines[2] = json.dumps(entry) + "\n"
+    good.write_text("".join(lines), encoding="utf-8")
+    assert bench_main([*args, "--data", str(good)]) == 2
+    assert f"hand {entry['deal']}: a malformed hand of plays" in capsys.readouterr().err
+    assert good.read_text(encoding="utf-8") == "".join(lines)
+
+
+def test_bench_policy_continues_a_file_cut_short_and_refuses_other_hands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "plays.jsonl"
+    args = ["policy", "--hands", "5", "--deals", "6", "--data", str(data)]
+    assert bench_main([*args, "--seed", "4"]) == 0
+    whole = data.read_text(encoding="utf-8")
+    # Killed while writing hand 4, and before hand 3: the torn line is dropped, both played again.
+    lines = whole.splitlines(keepends=True)
+    data.write_text("".join(lines[:4]) + lines[5][:20], encoding="utf-8")
+    assert bench_main([*args, "--seed", "4"]) == 0
+    assert sorted(number for number, _, _ in read_hands(data)) == [0, 1, 2, 3, 4]
+    assert {n: p for n, p, _ in read_hands(data)} == {
+        n: p for n, p, _ in (decode_line(line) for line in lines[1:])
+    }
+    capsys.readouterr()
+    # Another seed or other deals a decision: refused, the file left as it is.
+    kept = data.read_text(encoding="utf-8")
+    for other in (["--seed", "5"], ["--seed", "4", "--deals", "7"]):
+        assert bench_main([*args, *other]) == 2
+        assert "another tournament or code (differs in" in capsys.readouterr().err
+        assert data.read_text(encoding="utf-8") == kept
+
+
+def decode_line(line: str) -> tuple[int, list[Any], str]:
+    """Return a journal line's hand number, plays and bot."""
+    entry = json.loads(line)
+    return (entry["deal"], *decode(entry["result"]))
 
 
 def test_bench_policy_plays_hands_with_each_bot_in_turn(
@@ -166,4 +211,4 @@ def test_bench_policy_plays_hands_with_each_bot_in_turn(
     assert bots == {number: ("hard", "normal")[number % 2] for number in range(10)}
     # The same file with other bots is refused, not mixed.
     assert bench_main([*args, "--bots", "normal"]) == 2
-    assert "hand 0 was played by hard bots, not normal" in capsys.readouterr().err
+    assert "(differs in bots)" in capsys.readouterr().err
