@@ -12,7 +12,7 @@ from ai.external import ENGINE_PREFIX, make_engine_bot, split_command
 from ai.hard import HardBot
 from ai.normal import NormalBot
 from ai.search_py import check_threads
-from core.seats import Seat, split_bot_name, split_bot_name_and_threads
+from core.seats import Seat, split_bot_name, split_registry_name
 
 BotFactory = Callable[[int | None], Bot]
 
@@ -48,10 +48,10 @@ def split_think_time(name: str) -> tuple[str, float | None]:
 
 
 def is_registered(name: str) -> bool:
-    """Return whether ``name`` is a registered bot, with or without a valid think time and
-    thread count."""
+    """Return whether ``name`` is a registered bot, with or without a valid think time, thread
+    count and deal count."""
     try:
-        return split_bot_name_and_threads(name)[0] in BOTS
+        return split_registry_name(name).name in BOTS
     except ValueError:
         return False
 
@@ -59,14 +59,16 @@ def is_registered(name: str) -> bool:
 def make_bot(name: str, seed: int | None = None) -> Bot:
     """Return a new bot by name or ``engine:COMMAND`` (seeded when it uses chance).
 
-    ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one, and
-    ``NAME/Nt`` (e.g. ``hard@1000ms/2t``) the search threads of a bot that has them. Raises
+    ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one,
+    ``NAME/Nt`` (e.g. ``hard@1000ms/2t``) the search threads of a bot that has them, and
+    ``NAME/Nd`` (e.g. ``hard/3000d``) the deals a decision of a bot that searches them,
+    without a time limit (its decisions then depend on its seed alone). Raises
     ValueError for an unknown name, a bad think time or thread count, or an unusable engine
     command.
     """
     if name.startswith(ENGINE_PREFIX):
         return make_engine_bot(name, seed)
-    base, think_ms, threads = split_bot_name_and_threads(name)
+    base, think_ms, threads, deals = split_registry_name(name)
     try:
         factory = BOTS[base]
     except KeyError:
@@ -84,6 +86,10 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
                 cast(Any, bot).threads = check_threads(threads)
             except ValueError as error:
                 raise ValueError(f"bad thread count in {name!r}: {error}") from None
+        if deals is not None:
+            if not hasattr(bot, "max_samples"):
+                raise ValueError(f"the {base} bot has no deals a decision to set")
+            cast(Any, bot).max_samples = deals
     except ValueError:
         close_bot(bot)
         raise

@@ -29,7 +29,7 @@ from ai.tournament import BotSummary, journal_header, markdown_table, run_tourna
 from bench import add_markdown_option, cpu_model, machine_info
 from bench.baseline import Baseline, BaselineError, prepare_baseline
 from core.files import write_atomically
-from core.seats import join_bot_name, split_bot_name_and_threads
+from core.seats import join_bot_name, split_registry_name
 
 DEFAULT_DEALS = 500
 DEFAULT_MATCHES = 200
@@ -161,22 +161,25 @@ def unavailable(lineup: Sequence[str]) -> str | None:
     return None
 
 
-def with_think_time(target: Target, think_ms: int | None) -> Target:
+def with_think_time(target: Target, think_ms: int | None, deals: int | None = None) -> Target:
     """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``,
-    ``hard/2t`` becomes ``hard@Nms/2t``).
+    ``hard/2t`` becomes ``hard@Nms/2t``), or searching ``deals`` deals a decision without a
+    time limit (``hard/Nd``; the deals win when both are given).
 
-    Seats that name their own time (``hard@1000ms``) keep it.
+    Seats that name their own time or deals (``hard@1000ms``) keep them.
     """
-    if think_ms is None:
+    if think_ms is None and deals is None:
         return target
 
     def timed(name: str) -> str:
         try:
-            base, own_ms, threads = split_bot_name_and_threads(name)
+            base, own_ms, threads, own_deals = split_registry_name(name)
         except ValueError:  # not a registry name: a baseline seat
             return name
-        if base != "hard" or own_ms is not None:
+        if base != "hard" or own_ms is not None or own_deals is not None:
             return name
+        if deals is not None:
+            return join_bot_name(base, threads=threads, deals=deals)
         return join_bot_name(base, think_ms, threads)
 
     a, b, c, d = (timed(name) for name in target.lineup)
@@ -378,6 +381,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="think time per decision of the hard bot (default: its own, 1000 ms)",
     )
     parser.add_argument(
+        "--hard-deals",
+        type=int,
+        metavar="N",
+        help="deals a decision of the hard bot, searched without a time limit, instead of a "
+        "think time: its decisions then depend on the deal and seed alone, never on the "
+        "machine's load, so two versions' runs pair closely (see docs/strength.md)",
+    )
+    parser.add_argument(
         "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
     )
     parser.add_argument(
@@ -410,6 +421,7 @@ def _command(args: argparse.Namespace) -> str:
         ("matches", DEFAULT_MATCHES),
         ("seed", DEFAULT_SEED),
         ("hard_think_ms", None),
+        ("hard_deals", None),
         ("workers", None),
         ("baseline", None),
         ("journal", None),
@@ -432,9 +444,18 @@ def run(args: argparse.Namespace) -> int:
         or args.matches < 0
         or (args.workers is not None and args.workers < 1)
         or (args.hard_think_ms is not None and args.hard_think_ms < 1)
+        or (args.hard_deals is not None and args.hard_deals < 1)
     ):
         print(
-            "--deals, --workers and --hard-think-ms must be at least 1, --matches at least 0",
+            "--deals, --workers, --hard-think-ms and --hard-deals must be at least 1, "
+            "--matches at least 0",
+            file=sys.stderr,
+        )
+        return 2
+    if args.hard_deals is not None and (args.hard_think_ms is not None or args.baseline):
+        print(
+            "--hard-deals replaces the hard bot's think time: it goes with neither "
+            "--hard-think-ms nor --baseline (a baseline seat thinks against the clock)",
             file=sys.stderr,
         )
         return 2
@@ -453,7 +474,7 @@ def run(args: argparse.Namespace) -> int:
         info["baseline"] = f"commit {baseline.commit}, played as an external engine"
     outcomes = []
     for target in targets:
-        target = with_think_time(target, args.hard_think_ms)
+        target = with_think_time(target, args.hard_think_ms, args.hard_deals)
         target, labels = baseline_seats(target, baseline, args.hard_think_ms)
         try:
             outcome = run_target(

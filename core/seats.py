@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from core.errors import HeartsError
 from core.text import short_repr
@@ -35,6 +36,7 @@ MAX_SEAT_TEXT = 500
 _BOT_NAME = re.compile(r"[a-z][a-z0-9_]{0,31}")
 _THINK = re.compile(r"([1-9][0-9]{0,6})ms")
 _THREADS = re.compile(r"([1-9][0-9]{0,2})t")
+_DEALS = re.compile(r"([1-9][0-9]{0,6})d")
 
 
 class SeatError(HeartsError):
@@ -116,8 +118,8 @@ def split_bot_name(text: str) -> tuple[str, int | None]:
 
     The one grammar of a bot name and think time, for seats and the bot registry alike: the
     name is lowercase, the think time a whole number of milliseconds from 1 to 9999999 written
-    with ASCII digits and no leading zero (registry names may add search threads:
-    ``split_bot_name_and_threads``). Raises SeatError saying what is wrong.
+    with ASCII digits and no leading zero (registry names may add search threads and deals:
+    ``split_registry_name``). Raises SeatError saying what is wrong.
 
     >>> split_bot_name("hard@250ms")
     ('hard', 250)
@@ -131,45 +133,74 @@ def split_bot_name(text: str) -> tuple[str, int | None]:
     return _split_bot_name(text, text, "")
 
 
-def join_bot_name(name: str, think_ms: int | None = None, threads: int | None = None) -> str:
-    """Return the registry name of a bot with a think time and threads, each if given.
+def join_bot_name(
+    name: str, think_ms: int | None = None, threads: int | None = None, deals: int | None = None
+) -> str:
+    """Return the registry name of a bot with a think time, threads and deals, each if given
+    (``split_registry_name`` reads it back).
 
     >>> join_bot_name("hard", 1000, 2)
     'hard@1000ms/2t'
+    >>> join_bot_name("hard", deals=300)
+    'hard/300d'
     >>> join_bot_name("hard")
     'hard'
     """
     text = name if think_ms is None else f"{name}@{think_ms}ms"
-    return text if threads is None else f"{text}/{threads}t"
+    text = text if threads is None else f"{text}/{threads}t"
+    return text if deals is None else f"{text}/{deals}d"
 
 
-def split_bot_name_and_threads(text: str) -> tuple[str, int | None, int | None]:
-    """Split a registry name, ``NAME[@MSms][/Nt]``, into the name, think time and threads.
+class RegistryName(NamedTuple):
+    """A registry name's parts: the bot, and its think time, search threads and deals a
+    decision, each None when not given."""
 
-    ``/Nt`` asks for N search threads (a whole number from 1 to 999, ASCII digits, no leading
-    zero; which counts a bot can use is for the bot to say). Registry names take it, seats do
-    not: a seat's bot searches on the threads its program sets. The rest is ``split_bot_name``'s
-    grammar. Raises SeatError saying what is wrong.
+    name: str
+    think_ms: int | None
+    threads: int | None
+    deals: int | None
 
-    >>> split_bot_name_and_threads("hard@1000ms/2t")
-    ('hard', 1000, 2)
-    >>> split_bot_name_and_threads("hard/1t")
-    ('hard', None, 1)
-    >>> split_bot_name_and_threads("hard@250ms")
-    ('hard', 250, None)
-    >>> split_bot_name_and_threads("hard@1000ms/0t")
+
+def split_registry_name(text: str) -> RegistryName:
+    """Split a registry name, ``NAME[@MSms][/Nt][/Nd]``, into its parts.
+
+    ``/Nt`` asks for N search threads (a whole number from 1 to 999); ``/Nd`` for N deals a
+    decision (1 to 9999999), searched without a time limit, so that the bot decides the same
+    on any machine: it takes no think time. Both are written in ASCII digits without a
+    leading zero, threads before deals; which counts a bot can use is for the bot to say.
+    Registry names take them, seats do not: a seat's bot searches on the threads and the time
+    its program sets. The rest is ``split_bot_name``'s grammar. Raises SeatError saying what
+    is wrong.
+
+    >>> split_registry_name("hard@1000ms/2t")
+    RegistryName(name='hard', think_ms=1000, threads=2, deals=None)
+    >>> split_registry_name("hard/1t/300d")
+    RegistryName(name='hard', think_ms=None, threads=1, deals=300)
+    >>> split_registry_name("hard@1000ms/0t")
     Traceback (most recent call last):
     ...
     core.seats.SeatError: bad thread count in 'hard@1000ms/0t': write it as hard@1000ms/2t
     """
-    rest, slash, count = text.partition("/")
+    rest, *parts = text.split("/")
     name, think_ms = _split_bot_name(rest, text, "")
-    if not slash:
-        return name, think_ms, None
-    matched = _THREADS.fullmatch(count)
-    if matched is None:
-        raise SeatError(f"bad thread count in {short_repr(text)}: write it as {rest}/2t")
-    return name, think_ms, int(matched.group(1))
+    deals = None
+    if parts and parts[-1].endswith("d"):
+        matched = _DEALS.fullmatch(parts.pop())
+        if matched is None:
+            raise SeatError(f"bad deal count in {short_repr(text)}: write it as {rest}/3000d")
+        deals = int(matched.group(1))
+    threads = None
+    if parts:
+        matched = _THREADS.fullmatch(parts[0])
+        if matched is None or len(parts) > 1:
+            raise SeatError(f"bad thread count in {short_repr(text)}: write it as {rest}/2t")
+        threads = int(matched.group(1))
+    if deals is not None and think_ms is not None:
+        raise SeatError(
+            f"bad deal count in {short_repr(text)}: a bot given deals a decision thinks "
+            f"without a time limit, so it takes no think time (write {name}/{deals}d)"
+        )
+    return RegistryName(name, think_ms, threads, deals)
 
 
 def _split_bot_name(name_text: str, whole: str, prefix: str) -> tuple[str, int | None]:

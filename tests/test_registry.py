@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ai.hard import HardBot
 from ai.registry import is_registered, make_bot, split_think_time
 from ai.think import is_bot_spec
+from core.hand import HandState
+from core.match import deal_for
+from core.rules import RuleSet
 
 
 def test_think_time_suffix_sets_the_bots_think_time() -> None:
@@ -100,9 +105,42 @@ def test_thread_counts_the_bot_cannot_use_are_refused() -> None:
         make_bot("hard@5ms/2t/2t", 1)
 
 
+def test_a_deal_count_makes_the_hard_bot_decide_by_its_seed_alone() -> None:
+    bot = make_bot("hard/1t/40d", 3)
+    assert isinstance(bot, HardBot)
+    assert (bot.threads, bot.max_samples) == (1, 40)
+    assert is_registered("hard/40d") and is_bot_spec("hard/1t/40d")
+    hand = HandState.new(RuleSet(), "hold", deal_for(5, 0))
+    observation = hand.observation(hand.turn or 0, (0, 0, 0, 0))
+    plays = {make_bot("hard/40d", 3).choose_play(observation) for _ in range(3)}
+    assert len(plays) == 1
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("hard/0d", "bad deal count in 'hard/0d': write it as hard/3000d"),
+        ("hard/040d", "bad deal count in 'hard/040d': write it as hard/3000d"),
+        ("hard/10000000d", "bad deal count in 'hard/10000000d'"),
+        ("hard/d", "bad deal count in 'hard/d'"),
+        ("hard/40d/2t", "bad thread count in 'hard/40d/2t'"),
+        ("hard/40d/40d", "bad thread count in 'hard/40d/40d'"),
+        ("hard@100ms/40d", "takes no think time (write hard/40d)"),
+        ("normal/40d", "the normal bot has no deals a decision to set"),
+    ],
+)
+def test_malformed_or_unusable_deal_counts_are_refused(name: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make_bot(name, 1)
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("bot:hard/2t", "bad bot name"), ("bot:hard@250ms/2t", "bad think time")],
+    [
+        ("bot:hard/2t", "bad bot name"),
+        ("bot:hard@250ms/2t", "bad think time"),
+        ("bot:hard/40d", "bad bot name"),
+    ],
 )
 def test_seats_take_no_thread_count(text: str, message: str) -> None:
     """A seat's bot searches on the threads its program sets: the seat grammar is unchanged."""

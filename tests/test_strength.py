@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +102,45 @@ def test_a_journal_is_not_continued_with_other_search_threads(
     monkeypatch.setenv(THREADS_ENV, "2")
     assert strength.run(parser().parse_args(arguments)) == 2
     assert "(differs in threads)" in capsys.readouterr().err
+
+
+def test_hard_deals_name_seats_without_a_time_and_spare_named_ones() -> None:
+    (cores,) = strength.select_targets("hard-cores")
+    assert strength.with_think_time(cores, None, 40).lineup == (
+        f"hard/{CORES}t/40d",
+        "hard/1t/40d",
+        "hard/1t/40d",
+        "hard/1t/40d",
+    )
+    (time,) = strength.select_targets("hard-time")
+    assert strength.with_think_time(time, None, 40) == time
+    (normal,) = strength.select_targets("hard-vs-normal")
+    assert strength.with_think_time(normal, None, 40).subject == "hard/40d"
+
+
+def test_runs_at_a_deal_count_give_the_same_deals_on_any_number_of_workers(
+    tmp_path: Path,
+) -> None:
+    """The decisions depend on the deal and the seed alone, so two runs of one bot pair
+    exactly: what a screen of two versions then measures is what differs between them."""
+    found = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"deals-{workers}.json"
+        arguments = ["--only", "hard-vs-normal", "--hard-deals", "12", "--deals", "2"]
+        arguments += ["--matches", "0", "--workers", workers, "--deals-out", str(out)]
+        arguments += ["--markdown", str(tmp_path / "r.md")]
+        assert strength.run(parser().parse_args(arguments)) == 0
+        tournament = json.loads(out.read_text(encoding="utf-8"))["tournaments"]["hard-vs-normal"]
+        assert tournament["lineup"][0] == "hard/12d"
+        found.append(tournament["diff_per_deal"])
+    assert found[0] == found[1]
+    assert len(found[0]["hard/12d"]) == 2
+
+
+@pytest.mark.parametrize("other", [["--hard-think-ms", "5"], ["--baseline", "HEAD"]])
+def test_hard_deals_go_with_no_think_time_nor_baseline(
+    other: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    arguments = ["--only", "hard-vs-normal", "--hard-deals", "12", "--deals", "1", *other]
+    assert strength.run(parser().parse_args(arguments)) == 2
+    assert "--hard-deals replaces the hard bot's think time" in capsys.readouterr().err
