@@ -62,8 +62,8 @@ def make_bot(name: str, seed: int | None = None) -> Bot:
     ``NAME@MSms`` (e.g. ``hard@250ms``) sets the think time of a bot that has one,
     ``NAME/Nt`` (e.g. ``hard@1000ms/2t``) the search threads of a bot that has them, and
     ``NAME/Nd`` (e.g. ``hard/3000d``) the deals a decision of a bot that searches them,
-    without a time limit (its decisions then depend on its seed alone). Raises
-    ValueError for an unknown name, a bad think time or thread count, or an unusable engine
+    without a time limit (its decisions then depend on its seed alone). Raises ValueError
+    for an unknown name, a bad think time, thread count or deal count, or an unusable engine
     command.
     """
     if name.startswith(ENGINE_PREFIX):
