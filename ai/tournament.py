@@ -28,6 +28,7 @@ from ai.cores import THREADS_ENV, threads_from_env
 from ai.deal_journal import DealJournal, JournalError
 from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
+from ai.worker import end_with_parent
 from core.controller import Controller
 from core.hand import HandState
 from core.match import deal_for
@@ -346,9 +347,11 @@ def _map(
 
 
 def _start_pool_worker() -> None:
-    """Set up a pool worker: Ctrl-C is ignored (the main process stops the pool and says so
-    once), and the hard bot searches on one thread unless ``MDH_SEARCH_THREADS`` says
-    otherwise, since the pool already keeps every core busy."""
+    """Set up a pool worker: it ends as soon as the main process is gone, however that ended
+    (a killed run would otherwise leave its workers playing); Ctrl-C is ignored (the main
+    process stops the pool and says so once); and the hard bot searches on one thread unless
+    ``MDH_SEARCH_THREADS`` says otherwise, since the pool already keeps every core busy."""
+    end_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.setdefault(THREADS_ENV, "1")
 

@@ -150,6 +150,47 @@ def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
     )
 
 
+# A tournament on two worker processes, whose hands take long enough to be killed mid-way.
+POOL_PARENT = """
+from ai.tournament import run_tournament
+
+if __name__ == "__main__":
+    run_tournament(["hard@300ms", "normal", "normal", "normal"], 4, 1, workers=2)
+"""
+
+
+@pytest.mark.skipif(not LINUX, reason="reads /proc")
+def test_a_tournaments_worker_processes_end_when_it_is_killed(
+    tmp_path: Path, leftovers: list[int]
+) -> None:
+    script = tmp_path / "pool.py"
+    script.write_text(POOL_PARENT, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    parent = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, env=env)
+    leftovers.append(parent.pid)
+    try:
+
+        def workers() -> list[int]:
+            found = [pid for pid in children_of(parent.pid) if "spawn_main" in command_line(pid)]
+            leftovers.extend(found)
+            return found
+
+        assert wait_until(lambda: len(workers()) == 2), "the pool did not start two workers"
+        children = children_of(parent.pid)
+        leftovers.extend(children)
+        time.sleep(1.0)  # the workers are playing their first deals
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(DEADLINE_S)
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+    assert wait_until(lambda: all(is_gone(pid) for pid in children)), (
+        "still running after the tournament was killed: "
+        + ", ".join(f"{pid} {command_line(pid)!r}" for pid in children if not is_gone(pid))
+    )
+
+
 # -- 2. an engine program's children end with it --------------------------------------------
 
 ENGINES = ROOT / "tests" / "engines"
