@@ -108,6 +108,19 @@ def kill_leftovers(pids: list[int]) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def kill_and_expect_children_gone(
+    parent: subprocess.Popen[Any], children: list[int], what: str
+) -> None:
+    """SIGKILL ``parent`` and assert that every one of ``children`` ends in time."""
+    names = {pid: command_line(pid) for pid in children}
+    parent.send_signal(signal.SIGKILL)
+    parent.wait(DEADLINE_S)
+    assert wait_until(lambda: all(is_gone(pid) for pid in children)), (
+        f"still running after {what} was killed: "
+        + ", ".join(f"{pid} {names[pid]!r}" for pid in children if not is_gone(pid))
+    )
+
+
 @pytest.fixture
 def leftovers() -> Iterator[list[int]]:
     """Process ids appended here are killed after the test if they still run."""
@@ -137,17 +150,11 @@ def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
         children = children_of(parent.pid)
         leftovers.extend(children)
         assert worker in children
-        helpers = {pid: command_line(pid) for pid in children}
-        parent.send_signal(signal.SIGKILL)
-        parent.wait(DEADLINE_S)
+        kill_and_expect_children_gone(parent, children, "the program")
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-    assert wait_until(lambda: all(is_gone(pid) for pid in children)), (
-        "still running after the program was killed: "
-        + ", ".join(f"{pid} {helpers[pid]!r}" for pid in children if not is_gone(pid))
-    )
 
 
 # A tournament on two worker processes, whose hands take long enough to be killed mid-way.
@@ -179,16 +186,11 @@ def test_a_tournaments_worker_processes_end_when_it_is_killed(
         children = children_of(parent.pid)
         leftovers.extend(children)
         time.sleep(1.0)  # the workers are playing their first deals
-        parent.send_signal(signal.SIGKILL)
-        parent.wait(DEADLINE_S)
+        kill_and_expect_children_gone(parent, children, "the tournament")
     finally:
         if parent.poll() is None:
             parent.kill()
             parent.wait()
-    assert wait_until(lambda: all(is_gone(pid) for pid in children)), (
-        "still running after the tournament was killed: "
-        + ", ".join(f"{pid} {command_line(pid)!r}" for pid in children if not is_gone(pid))
-    )
 
 
 # -- 2. an engine program's children end with it --------------------------------------------
