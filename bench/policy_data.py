@@ -74,6 +74,10 @@ def record_hand(number: int, seed: int, deals: int, bot: str = HARD) -> list[Pla
     return plays
 
 
+#: A row's numbers before the trick's cards.
+_FIXED = 10
+
+
 def encode(plays: list[Play], bot: str = HARD) -> dict[str, Any]:
     """Return a hand's plays, and the bot that played them, as a journal's deal result.
 
@@ -121,10 +125,6 @@ def _is_row(row: object) -> bool:
         and trick_index < 13
         and all(value < 52 for value in cards)
     )
-
-
-#: A row's numbers before the trick's cards.
-_FIXED = 10
 
 
 def header(seed: int, deals: int, bots: Sequence[str]) -> dict[str, Any]:
