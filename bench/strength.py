@@ -161,10 +161,10 @@ def unavailable(lineup: Sequence[str]) -> str | None:
     return None
 
 
-def with_think_time(target: Target, think_ms: int | None, deals: int | None = None) -> Target:
-    """Return the target with its hard seats thinking ``think_ms`` a decision (``hard@Nms``,
-    ``hard/2t`` becomes ``hard@Nms/2t``), or searching ``deals`` deals a decision without a
-    time limit (``hard/Nd``; the deals win when both are given).
+def with_hard_budget(target: Target, think_ms: int | None, deals: int | None = None) -> Target:
+    """Return the target with its hard seats given a budget a decision: ``think_ms`` of
+    thinking (``hard@Nms``, ``hard/2t`` becomes ``hard@Nms/2t``), or ``deals`` deals searched
+    without a time limit (``hard/Nd``; the deals win when both are given).
 
     Seats that name their own time or deals (``hard@1000ms``) keep them.
     """
@@ -474,7 +474,7 @@ def run(args: argparse.Namespace) -> int:
         info["baseline"] = f"commit {baseline.commit}, played as an external engine"
     outcomes = []
     for target in targets:
-        target = with_think_time(target, args.hard_think_ms, args.hard_deals)
+        target = with_hard_budget(target, args.hard_think_ms, args.hard_deals)
         target, labels = baseline_seats(target, baseline, args.hard_think_ms)
         try:
             outcome = run_target(

@@ -63,7 +63,7 @@ def test_a_baseline_target_without_a_baseline_is_not_available() -> None:
 def test_baseline_seats_play_the_commit_as_an_engine_with_the_think_time() -> None:
     baseline = Baseline("0123456789abcdef" * 2 + "01234567", Path("/opt/base line"))
     target = next(t for t in strength.TARGETS if t.name == "hard-vs-baseline")
-    timed, labels = strength.baseline_seats(strength.with_think_time(target, 100), baseline, 100)
+    timed, labels = strength.baseline_seats(strength.with_hard_budget(target, 100), baseline, 100)
     assert timed.lineup[0] == "hard@100ms"
     seat = timed.lineup[1]
     assert seat == timed.lineup[2] == timed.lineup[3]

@@ -36,16 +36,16 @@ def test_hard_cores_is_chosen_with_only_and_not_in_the_default_run() -> None:
 
 def test_the_hard_think_time_reaches_seats_with_threads_and_spares_named_times() -> None:
     (cores,) = strength.select_targets("hard-cores")
-    assert strength.with_think_time(cores, 5).lineup == (
+    assert strength.with_hard_budget(cores, 5).lineup == (
         f"hard@5ms/{CORES}t",
         "hard@5ms/1t",
         "hard@5ms/1t",
         "hard@5ms/1t",
     )
     (time,) = strength.select_targets("hard-time")
-    assert strength.with_think_time(time, 5) == time
+    assert strength.with_hard_budget(time, 5) == time
     (baseline,) = strength.select_targets("hard-vs-baseline")
-    assert strength.with_think_time(baseline, 5).lineup == (
+    assert strength.with_hard_budget(baseline, 5).lineup == (
         "hard@5ms",
         *(strength.BASELINE_HARD,) * 3,
     )
@@ -106,16 +106,16 @@ def test_a_journal_is_not_continued_with_other_search_threads(
 
 def test_hard_deals_name_seats_without_a_time_and_spare_named_ones() -> None:
     (cores,) = strength.select_targets("hard-cores")
-    assert strength.with_think_time(cores, None, 40).lineup == (
+    assert strength.with_hard_budget(cores, None, 40).lineup == (
         f"hard/{CORES}t/40d",
         "hard/1t/40d",
         "hard/1t/40d",
         "hard/1t/40d",
     )
     (time,) = strength.select_targets("hard-time")
-    assert strength.with_think_time(time, None, 40) == time
+    assert strength.with_hard_budget(time, None, 40) == time
     (normal,) = strength.select_targets("hard-vs-normal")
-    assert strength.with_think_time(normal, None, 40).subject == "hard/40d"
+    assert strength.with_hard_budget(normal, None, 40).subject == "hard/40d"
 
 
 def test_runs_at_a_deal_count_give_the_same_deals_on_any_number_of_workers(
