@@ -129,6 +129,33 @@ def leftovers() -> Iterator[list[int]]:
     kill_leftovers(pids)
 
 
+@contextlib.contextmanager
+def running_script(
+    tmp_path: Path,
+    text: str,
+    leftovers: list[int],
+    *arguments: str,
+    stdout: int | None = None,
+) -> Iterator[subprocess.Popen[str]]:
+    """Run ``text`` as a Python script of this checkout; kill it at the end if it still runs.
+
+    Its process id joins ``leftovers``.
+    """
+    script = tmp_path / "script.py"
+    script.write_text(text, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, str(script), *arguments], cwd=ROOT, env=env, stdout=stdout, text=True
+    )
+    leftovers.append(process.pid)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+
+
 # -- 1. the bot worker ends with the program ------------------------------------------------
 
 
@@ -136,14 +163,7 @@ def leftovers() -> Iterator[list[int]]:
 def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
     tmp_path: Path, leftovers: list[int]
 ) -> None:
-    script = tmp_path / "parent.py"
-    script.write_text(WORKER_PARENT, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    parent = subprocess.Popen(
-        [sys.executable, str(script)], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
-    )
-    leftovers.append(parent.pid)
-    try:
+    with running_script(tmp_path, WORKER_PARENT, leftovers, stdout=subprocess.PIPE) as parent:
         words = read_line(parent).split()
         worker = int(words[0])
         assert words[1:] == ["None"], "the worker should have answered itself"
@@ -151,10 +171,6 @@ def test_the_bot_worker_and_resource_tracker_end_when_the_program_is_killed(
         leftovers.extend(children)
         assert worker in children
         kill_and_expect_children_gone(parent, children, "the program")
-    finally:
-        if parent.poll() is None:
-            parent.kill()
-            parent.wait()
 
 
 # A tournament on two worker processes, whose hands take long enough to be killed mid-way.
@@ -170,12 +186,7 @@ if __name__ == "__main__":
 def test_a_tournaments_worker_processes_end_when_it_is_killed(
     tmp_path: Path, leftovers: list[int]
 ) -> None:
-    script = tmp_path / "pool.py"
-    script.write_text(POOL_PARENT, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    parent = subprocess.Popen([sys.executable, str(script)], cwd=ROOT, env=env)
-    leftovers.append(parent.pid)
-    try:
+    with running_script(tmp_path, POOL_PARENT, leftovers) as parent:
 
         def workers() -> list[int]:
             found = [pid for pid in children_of(parent.pid) if "spawn_main" in command_line(pid)]
@@ -187,10 +198,6 @@ def test_a_tournaments_worker_processes_end_when_it_is_killed(
         leftovers.extend(children)
         time.sleep(1.0)  # the workers are playing their first deals
         kill_and_expect_children_gone(parent, children, "the tournament")
-    finally:
-        if parent.poll() is None:
-            parent.kill()
-            parent.wait()
 
 
 # -- 2. an engine program's children end with it --------------------------------------------
@@ -409,22 +416,13 @@ def test_a_hanging_engine_ends_when_its_owner_is_killed(
     tmp_path: Path, leftovers: list[int], groups: list[int], where: str
 ) -> None:
     seat, group_file = hanging_engine(tmp_path)
-    script = tmp_path / "owner.py"
-    script.write_text(ENGINE_OWNER, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    owner = subprocess.Popen([sys.executable, str(script), seat, where], cwd=ROOT, env=env)
-    leftovers.append(owner.pid)
-    try:
+    with running_script(tmp_path, ENGINE_OWNER, leftovers, seat, where) as owner:
         group = engine_group(group_file)
         groups.append(group)
         assert wait_until(lambda: len(group_members(group)) == 2)  # the engine and its helper
         leftovers.extend(children_of(owner.pid))
         owner.send_signal(signal.SIGKILL)
         owner.wait(DEADLINE_S)
-    finally:
-        if owner.poll() is None:
-            owner.kill()
-            owner.wait()
     assert wait_until(lambda: not group_members(group)), (
         "still running after their owner was killed: "
         + ", ".join(f"{pid} {command_line(pid)!r}" for pid in group_members(group))
