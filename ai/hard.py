@@ -99,6 +99,9 @@ LEAF_CARDS = 3
 #: measured no better: ``docs/strength.md``).
 DEEP_MS = 500
 DEEP_LEAF_CARDS = 4
+#: With a deep budget a pass's rollouts end in an exact search from this many cards (a tenth
+#: of the simulated hands, still thousands a second; without looking ahead, a hundredth).
+PASS_LEAF_CARDS = 3
 #: In an exact search, stop after this many samples per consistent deal.
 EXACT_COVERAGE = 4
 #: Cost of a match lost this hand (in cost units: 3 per point of Diff).
@@ -477,6 +480,8 @@ class HardBot:
 
         receiver = pass_receiver(seat, direction)
         passed_masks = [mask_of(passed) for passed in candidates]
+        # A deeper budget ends the pass's rollouts in an exact search (``PASS_LEAF_CARDS``).
+        leaf = PASS_LEAF_CARDS if is_deep(budget) else 0
 
         def draw(first: int, size: int) -> tuple[int, Any, list[list[list[int]]]]:
             # Each deal is exchanged once with the others' passes; each candidate then only
@@ -507,7 +512,17 @@ class HardBot:
             first, _, by_pass = drawn
             return [
                 evaluate_detail(
-                    deals, table, (-1,), PASS_ROLLOUTS, seed, first, 0, goal, 0, False, self.threads
+                    deals,
+                    table,
+                    (-1,),
+                    PASS_ROLLOUTS,
+                    seed,
+                    first,
+                    0,
+                    goal,
+                    leaf,
+                    False,
+                    self.threads,
                 )
                 for deals in by_pass
             ]
