@@ -245,6 +245,25 @@ def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
     assert hard.DEEP_LEAF_CARDS > hard.LEAF_CARDS
 
 
+def test_more_time_ends_a_pass_s_rollouts_in_an_exact_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    searches = []
+
+    def recording(*arguments: Any) -> tuple[list[int], list[int]]:
+        searches.append(arguments[8:10])
+        return search_py.evaluate_detail(*arguments)
+
+    monkeypatch.setattr(hard, "evaluate_detail", recording)
+    observation = HandState.new(RuleSet(), "left", deal_for(3, 0)).observation(0, (0, 0, 0, 0))
+    deep = (hard.PASS_LEAF_CARDS, False)
+    for think_ms, expected in ((None, (0, False)), (100, (0, False)), (1000, deep)):
+        searches.clear()
+        HardBot(seed=4, max_samples=1).choose_pass(observation, Budget.for_ms(think_ms))
+        assert searches and set(searches) == {expected}
+    assert hard.PASS_LEAF_CARDS > 0
+
+
 def test_answers_at_once_with_an_expired_or_cancelled_budget() -> None:
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
     bot = HardBot(seed=3)
