@@ -421,6 +421,33 @@ def test_detailed_evaluation_agrees_and_sums_to_the_plain_one() -> None:
     assert detailed > 120
 
 
+@needs_compiled
+def test_a_pass_s_rollouts_ending_in_an_exact_search_agree() -> None:
+    # A pass is valued from the hand's start, before anyone leads (the candidate -1), on
+    # whole deals, the rollouts ending in an exact search as with a deep budget.
+    rng = random.Random(59)
+    for _ in range(30):
+        deals = []
+        for _ in range(3):
+            deck = list(range(52))
+            rng.shuffle(deck)
+            deals.append([sum(1 << card for card in deck[seat::4]) for seat in range(4)])
+        table = Table((0, 0, 0, 0), (), -1, 0, False, rng.choice(RULE_SETS).flags)
+        arguments = (
+            deals,
+            table,
+            (-1,),
+            hard.PASS_ROLLOUTS,
+            rng.getrandbits(64),
+            rng.randrange(1000),
+            0,
+            random_goal(rng),
+            hard.PASS_LEAF_CARDS,
+            False,
+        )
+        assert compiled.evaluate_detail(*arguments) == search_py.evaluate_detail(*arguments)
+
+
 def policy_play_out(hand: HandState) -> tuple[int, ...]:
     """Play the hand to its end with the rollout policy (no random moves) by the rules
     engine; return its points, a moon counted as the points taken."""
