@@ -226,41 +226,40 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
         assert bot.last_decision == expected
 
 
-def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    searches = []
+@pytest.fixture
+def leaf_and_look_ahead(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool]]:
+    """The leaf size and look-ahead flag of every evaluation the hard bot asks for, in order."""
+    searches: list[tuple[int, bool]] = []
 
     def recording(*arguments: Any) -> tuple[list[int], list[int]]:
-        searches.append(arguments[8:10])
+        searches.append((arguments[8], arguments[9]))
         return search_py.evaluate_detail(*arguments)
 
     monkeypatch.setattr(hard, "evaluate_detail", recording)
+    return searches
+
+
+def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
+    leaf_and_look_ahead: list[tuple[int, bool]],
+) -> None:
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
     deep = (hard.DEEP_LEAF_CARDS, True)
     for think_ms, expected in ((None, (hard.LEAF_CARDS, False)), (100, (3, False)), (1000, deep)):
-        searches.clear()
+        leaf_and_look_ahead.clear()
         HardBot(seed=4, max_samples=2).choose_play(observation, Budget.for_ms(think_ms))
-        assert searches and set(searches) == {expected}
+        assert leaf_and_look_ahead and set(leaf_and_look_ahead) == {expected}
     assert hard.DEEP_LEAF_CARDS > hard.LEAF_CARDS
 
 
 def test_more_time_ends_a_pass_s_rollouts_in_an_exact_search(
-    monkeypatch: pytest.MonkeyPatch,
+    leaf_and_look_ahead: list[tuple[int, bool]],
 ) -> None:
-    searches = []
-
-    def recording(*arguments: Any) -> tuple[list[int], list[int]]:
-        searches.append(arguments[8:10])
-        return search_py.evaluate_detail(*arguments)
-
-    monkeypatch.setattr(hard, "evaluate_detail", recording)
     observation = HandState.new(RuleSet(), "left", deal_for(3, 0)).observation(0, (0, 0, 0, 0))
     deep = (hard.PASS_LEAF_CARDS, False)
     for think_ms, expected in ((None, (0, False)), (100, (0, False)), (1000, deep)):
-        searches.clear()
+        leaf_and_look_ahead.clear()
         HardBot(seed=4, max_samples=1).choose_pass(observation, Budget.for_ms(think_ms))
-        assert searches and set(searches) == {expected}
+        assert leaf_and_look_ahead and set(leaf_and_look_ahead) == {expected}
     assert hard.PASS_LEAF_CARDS > 0
 
 
