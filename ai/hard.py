@@ -27,7 +27,8 @@ tried), the best one that keeps a high heart to stop a moon, and for a hand stro
 shoot the moon its lowest cards, are then played out. Each simulation deals the 39 unseen cards at
 random, 13 to each other seat, and every other seat passes as a player would (``expected_pass``:
 its three most dangerous cards), so the cards we receive are the ones a passer gets rid of, not
-random ones. All sets share the same simulated deals and passes.
+random ones. All sets share the same simulated deals and passes. With ``DEEP_MS`` or more
+to decide, the rollouts of a pass end in an exact search from ``PASS_LEAF_CARDS`` cards.
 
 **Cores.** The deals of a batch are shared among ``threads`` threads (``ai.cores``: by
 default the cores minus one), which search them at once in the compiled kernel; each deal's
@@ -99,8 +100,9 @@ LEAF_CARDS = 3
 #: measured no better: ``docs/strength.md``).
 DEEP_MS = 500
 DEEP_LEAF_CARDS = 4
-#: With a deep budget a pass's rollouts end in an exact search from this many cards (a tenth
-#: of the simulated hands, still thousands a second; without looking ahead, a hundredth).
+#: With a deep budget a pass's rollouts end in an exact search from this many cards: about a
+#: quarter of the simulated hands, still thousands a second (with the look-ahead of plays too,
+#: a hundredth).
 PASS_LEAF_CARDS = 3
 #: In an exact search, stop after this many samples per consistent deal.
 EXACT_COVERAGE = 4
