@@ -427,12 +427,9 @@ def test_a_pass_s_rollouts_ending_in_an_exact_search_agree() -> None:
     # whole deals, the rollouts ending in an exact search as with a deep budget.
     rng = random.Random(59)
     for _ in range(30):
-        deals = []
-        for _ in range(3):
-            deck = list(range(52))
-            rng.shuffle(deck)
-            deals.append([sum(1 << card for card in deck[seat::4]) for seat in range(4)])
-        table = Table((0, 0, 0, 0), (), -1, 0, False, rng.choice(RULE_SETS).flags)
+        dealt = [random_state(rng, plays=0) for _ in range(3)]
+        deals = [list(hand.hands) for hand in dealt]
+        table = Table((0, 0, 0, 0), (), -1, 0, False, dealt[0].rules.flags)
         arguments = (
             deals,
             table,
