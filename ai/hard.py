@@ -482,7 +482,6 @@ class HardBot:
 
         receiver = pass_receiver(seat, direction)
         passed_masks = [mask_of(passed) for passed in candidates]
-        # A deeper budget ends the pass's rollouts in an exact search (``PASS_LEAF_CARDS``).
         leaf = PASS_LEAF_CARDS if is_deep(budget) else 0
 
         def draw(first: int, size: int) -> tuple[int, Any, list[list[list[int]]]]:
