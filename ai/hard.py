@@ -474,7 +474,7 @@ class HardBot:
         direction = observation.direction
         others = [other for other in range(4) if other != seat]
         unseen = cards_of(FULL_DECK & ~hand)
-        table = Table((0, 0, 0, 0), (), -1, 0, False, observation.rules.flags)
+        table = Table.opening(observation.rules.flags)
         goal = goal_of(observation)
         seed = self._rng.getrandbits(64)
         by_deal: list[list[int]] = [[] for _ in candidates]

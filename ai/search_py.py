@@ -125,6 +125,11 @@ class Table(NamedTuple):
     hearts_broken: bool
     flags: int
 
+    @classmethod
+    def opening(cls, flags: int) -> Table:
+        """Return the table of a hand before its first lead, where a pass is valued."""
+        return cls((0, 0, 0, 0), (), -1, 0, False, flags)
+
 
 class Goal(NamedTuple):
     """How one seat scores a final result (see the module notes on cost)."""

@@ -144,7 +144,7 @@ def _early_position(deal: list[int], direction: str, rng: random.Random) -> Obse
 
 
 def _deal_rollouts(kernel: ModuleType, deals: list[list[int]]) -> Callable[[int], int]:
-    table = Table((0, 0, 0, 0), (), -1, 0, False, STANDARD_RULES.flags)
+    table = Table.opening(STANDARD_RULES.flags)
     next_seed = [0]
 
     def run_batch(size: int) -> int:

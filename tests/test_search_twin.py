@@ -429,7 +429,7 @@ def test_a_pass_s_rollouts_ending_in_an_exact_search_agree() -> None:
     for _ in range(30):
         dealt = [random_state(rng, plays=0) for _ in range(3)]
         deals = [list(hand.hands) for hand in dealt]
-        table = Table((0, 0, 0, 0), (), -1, 0, False, dealt[0].rules.flags)
+        table = Table.opening(dealt[0].rules.flags)
         arguments = (
             deals,
             table,
