@@ -19,6 +19,7 @@ import pytest
 from server_harness import ROOT, Player, ServerProcess, seated_table
 from websockets.asyncio.client import connect
 
+from core.cards import FULL_DECK, mask_texts
 from core.errors import REFUSAL_REASONS
 from game.server.protocol import MAX_FRAME_BYTES, PROTOCOL_REASONS
 
@@ -74,7 +75,7 @@ def test_every_refusal_has_a_reason_code_and_the_command_id(server: ServerProces
         wrong = await turn.request("pass", cards=["2C", "2C", "3C"])
         assert wrong["type"] == "error" and wrong["id"] and wrong["reason"] in REFUSAL_REASONS
         hand = (await other.snapshot())["hand"]
-        notheld = [c for c in ["2C", "3C", "4C", "5C", "6C", "7C"] if c not in hand][:3]
+        notheld = [c for c in mask_texts(FULL_DECK) if c not in hand][:3]
         refused = await other.request("pass", cards=notheld)
         assert refused["reason"] == "card_not_held", refused
         playing = await other.request("play", card=hand[0])
