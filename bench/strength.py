@@ -74,8 +74,8 @@ class Target:
         return text
 
 
-#: The strength targets (the hard bot's and its time's those of v3, ``docs/strength.md``), in the
-#: order they are run.
+#: The strength targets, in the order they are run; the hard bot's are those of v3
+#: (``docs/strength.md``).
 TARGETS = (
     Target("easy-vs-random", ("easy", "random", "random", "random"), -3.0),
     Target("normal-vs-easy", ("normal", "easy", "easy", "easy"), -2.0),
