@@ -540,9 +540,9 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int
 
     When ``played`` is not NULL, it receives the number of cards played, then the cards. From
     a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is searched
-    exactly with the table ``known``. The seat ``looker`` (-1: none) looks ahead. When
-    ``outcome`` is not NULL, it receives what each seat took, and ``winner`` the winner of the
-    trick open at the start.
+    exactly with the table ``known``. The seat ``looker`` (-1: none) looks ahead for its next
+    card (see the twin's ``_play_out``). When ``outcome`` is not NULL, it receives what each
+    seat took, and ``winner`` the winner of the trick open at the start.
     """
     cdef u64 state = seed
     cdef u64 ignored_outcome
@@ -560,6 +560,7 @@ cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int
             return shooter
         if ((pos.leader + pos.count) & 3) == looker and c_runner(pos) != looker:
             card = c_look_ahead(pos, flags)
+            looker = -1
         else:
             card = c_policy(pos, flags, &state, epsilon)
         if played != NULL:

@@ -7,7 +7,7 @@ then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic 
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
 in an exact search once every hand holds ``LEAF_CARDS`` cards. More time buys a better model:
 when a decision may take ``DEEP_MS`` or more, rollouts end in an exact search from
-``DEEP_LEAF_CARDS`` cards, and in them the bot chooses its own later cards by playing each
+``DEEP_LEAF_CARDS`` cards, and in them the bot chooses its own next card by playing each
 legal card out (``ai.search_py``, "Looking ahead") rather than by the policy. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost

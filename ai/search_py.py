@@ -24,12 +24,13 @@ runner is winning the trick, the others defend: the highest card of the suit led
 runner's (else the lowest, to keep stoppers); when void, no point card, or if only point cards
 are left, the lowest-ranked one (a high heart kept can still stop the moon).
 
-**Looking ahead** (``evaluate(..., look_ahead=True)``): the searching seat chooses its own
-later cards in a rollout by playing each legal card out once with the policy without random
-moves, and keeping the one that leaves it the fewest points against the others (ties: the
-lowest card); the others play the policy. A moon counts there as the points taken: seeing every
-hand, a seat that steered for the moon would find ways no player could know of, and take the
-Q♠ for a moon it cannot make. While it runs for the moon it plays the policy.
+**Looking ahead** (``evaluate(..., look_ahead=True)``): the searching seat chooses its next
+card in a rollout by playing each legal card out once with the policy without random moves, and
+keeping the one that leaves it the fewest points against the others (ties: the lowest card);
+after that card, and for the others, the policy plays (looking ahead at every later turn too,
+the seat would play each as if it saw every hand). A moon counts there as the points taken:
+seeing every hand, a seat that steered for the moon would find ways no player could know of,
+and take the Q♠ for a moon it cannot make. While it runs for the moon it plays the policy.
 
 **Exact search** is max-n on a determinised deal: every seat, the searching one included, picks
 the card that minimises its own points against the others' (``4·p[seat] − Σ p``, the hand's Diff
@@ -617,8 +618,8 @@ def _play_out(
 
     From a trick's start with at most ``leaf`` cards in each hand (0: never), the rest is
     searched exactly, remembering positions in ``known``. The seat ``looker`` (-1: none)
-    chooses its cards by ``_look_ahead`` instead of the policy, except while it runs for the
-    moon.
+    chooses its next card by ``_look_ahead`` instead of the policy, unless it runs for the
+    moon then (it looks ahead at its first turn when it does not).
     """
     state = seed & _MASK64
     winner = -1 if pos.trick else pos.leader
@@ -628,6 +629,7 @@ def _play_out(
             return points, shooter, outcome, winner
         if (pos.leader + len(pos.trick)) & 3 == looker and _runner(pos) != looker:
             card = _look_ahead(pos, flags)
+            looker = -1
         else:
             card, state = _policy(pos, flags, state, epsilon)
         if played is not None:
@@ -1239,7 +1241,7 @@ def evaluate(
     ``exact_cards`` cards, each deal is searched exactly once per candidate instead; with
     ``leaf_cards``, each rollout ends in an exact search once every hand holds at most that
     many cards at a trick's start. With ``look_ahead``, the searching seat (``goal.seat``)
-    chooses its later cards in a rollout by playing each out once (``_look_ahead``).
+    chooses its next card in a rollout by playing each out once (``_look_ahead``).
 
     ``threads`` (1 to ``MAX_THREADS``) is how many threads the compiled kernel shares the deals
     among; the result is the same for every number (each deal's cost depends only on the deal

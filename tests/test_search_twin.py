@@ -478,6 +478,30 @@ def test_a_seat_that_looks_ahead_keeps_the_card_that_plays_out_best() -> None:
     assert chose_other_than_policy > 10
 
 
+def test_a_seat_looks_ahead_for_its_next_card_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Looking ahead at every later turn would let the seat play each as if it saw every hand.
+    looked: list[int] = []
+    real = search_py._look_ahead
+
+    def counted(pos: Any, flags: int) -> int:
+        looked.append((pos.leader + len(pos.trick)) & 3)
+        return real(pos, flags)
+
+    monkeypatch.setattr(search_py, "_look_ahead", counted)
+    rng = random.Random(31)
+    for _ in range(40):
+        hand = random_state(rng, plays=rng.randrange(4, 24))
+        seat = hand.turn
+        assert seat is not None
+        legal = legal_cards(hand)
+        looked.clear()
+        goal = random_goal(rng)._replace(seat=seat)
+        table = table_of(hand)
+        search_py.evaluate_detail([list(hand.hands)], table, legal, 1, 7, 0, 0, goal, 0, True)
+        assert looked and set(looked) == {seat}
+        assert len(looked) <= len(legal), "a seat looked ahead twice in one rollout"
+
+
 @pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
 def test_a_rollout_ends_in_an_exact_search_at_the_leaf(kernel: ModuleType) -> None:
     # Five cards each at a trick's start: a rollout plays the candidate and the rest of its
