@@ -5,10 +5,10 @@ knows (``ai.sampler``), weighed by how well each explains the other players' car
 and the pass (``ai.inference``), and scores every legal card on each deal: the card is played,
 then the hand is rolled out to the end ``ROLLOUTS`` times with a fast heuristic policy, or
 searched exactly (max-n) once the bot holds at most ``EXACT_CARDS`` cards; a rollout too ends
-in an exact search once every hand holds ``LEAF_CARDS`` cards. More time buys a better model:
-when a decision may take ``DEEP_MS`` or more, rollouts end in an exact search from
-``DEEP_LEAF_CARDS`` cards, and in them the bot chooses its own next card by playing each
-legal card out (``ai.search_py``, "Looking ahead") rather than by the policy. Every candidate
+in an exact search once every hand holds ``LEAF_CARDS`` cards. In every rollout the bot
+chooses its own next card by playing each legal card out (``ai.search_py``, "Looking ahead")
+rather than by the policy. More time buys a deeper ending: when a decision may take
+``DEEP_MS`` or more, rollouts end in an exact search from ``DEEP_LEAF_CARDS`` cards. Every candidate
 meets the same deals and the same random numbers, so their differences are measured
 precisely. Deals come in batches until the budget expires; the card with the lowest mean cost
 wins (ties go to the lower card). In its own decisions (not ``play_values``, nor an exact
@@ -95,9 +95,7 @@ EXACT_CARDS = 4
 LEAF_CARDS = 3
 #: A decision that may take at least this long searches deeper (``is_deep``): its rollouts end
 #: in an exact search from ``DEEP_LEAF_CARDS`` cards (about a millisecond a deal for every
-#: candidate), and the bot looks ahead for its own later cards in them, a truer model of how
-#: it will play at about a fifth fewer deals (at 100 ms, where it would halve the deals, it
-#: measured no better: ``docs/strength.md``).
+#: candidate).
 DEEP_MS = 500
 DEEP_LEAF_CARDS = 4
 #: With a deep budget a pass's rollouts end in an exact search from this many cards: about a
@@ -352,8 +350,7 @@ class HardBot:
         width = len(legal)
         by_deal: list[list[int]] = [[] for _ in legal]
         tallies = [0] * (width * TALLY_SIZE)
-        deep = is_deep(budget)
-        leaf = DEEP_LEAF_CARDS if deep else LEAF_CARDS
+        leaf = DEEP_LEAF_CARDS if is_deep(budget) else LEAF_CARDS
         # The slots still in contention (all of them unless racing, ``ai.racing``).
         alive = list(range(width))
 
@@ -377,7 +374,7 @@ class HardBot:
                 EXACT_CARDS,
                 goal,
                 leaf,
-                deep,
+                True,  # the bot looks ahead for its own next card at every budget
                 self.threads,
             )
             return detail, slots

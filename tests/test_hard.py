@@ -239,12 +239,12 @@ def leaf_and_look_ahead(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, bool
     return searches
 
 
-def test_more_time_buys_a_deeper_ending_and_a_look_ahead_in_the_rollouts(
+def test_more_time_buys_a_deeper_ending_and_every_budget_looks_ahead_in_the_rollouts(
     leaf_and_look_ahead: list[tuple[int, bool]],
 ) -> None:
     observation = scripted(SPADES_DEAL, f"{FIRST_TRICK} KS QS")
     deep = (hard.DEEP_LEAF_CARDS, True)
-    for think_ms, expected in ((None, (hard.LEAF_CARDS, False)), (100, (3, False)), (1000, deep)):
+    for think_ms, expected in ((None, (hard.LEAF_CARDS, True)), (100, (3, True)), (1000, deep)):
         leaf_and_look_ahead.clear()
         HardBot(seed=4, max_samples=2).choose_play(observation, Budget.for_ms(think_ms))
         assert leaf_and_look_ahead and set(leaf_and_look_ahead) == {expected}
