@@ -21,7 +21,18 @@ cdef extern from *:
         return _umul128(a, b, high);
     }
     #else
+    #if (defined(__x86_64__) || defined(__i386__)) && !defined(__POPCNT__)
+    /* Without the POPCNT instruction (not in the baseline x86-64 target) the builtin is a call
+       into libgcc; counting in the register is cheaper. */
+    static inline int mdh_popcount(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #else
     static inline int mdh_popcount(unsigned long long x) { return __builtin_popcountll(x); }
+    #endif
     static inline int mdh_ctz(unsigned long long x) { return __builtin_ctzll(x); }
     static inline int mdh_highest(unsigned long long x) { return 63 - __builtin_clzll(x); }
     static inline unsigned long long mdh_mul(unsigned long long a, unsigned long long b,
