@@ -58,6 +58,12 @@ BENCHES = (
         "hard bot passes: how much worse its best candidate is than the best of all 286 sets",
     ),
     Bench(
+        "moons",
+        "bench.moons",
+        "how often the hard bot's search foresees a moon, by what the table shows, against how "
+        "often one is shot",
+    ),
+    Bench(
         "reliability",
         "bench.reliability",
         "bot-only hands with every invariant checked; normal-only tournament throughput",
