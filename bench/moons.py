@@ -17,7 +17,7 @@ import argparse
 import math
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ai.hard import EXACT_CARDS, LEAF_CARDS, HardBot, goal_of, table_of
 from ai.knowledge import read_knowledge
@@ -75,7 +75,7 @@ def play_hand(number: int, bots: Sequence[HardBot], seed: int, true_runs: int) -
     hand = HandState.new(rules, direction, deal_for(seed, number))
     for passer in list(hand.seats_to_pass):
         hand.submit_pass(passer, bots[passer].choose_pass(hand.observation(passer, (0, 0, 0, 0))))
-    seen: list[tuple[int, str, float, float, float | None, float | None]] = []
+    seen: list[tuple[int, Foresight]] = []
     while (seat := hand.turn) is not None:
         observation = hand.observation(seat, (0, 0, 0, 0))
         legal = cards_of(observation.legal_mask())
@@ -93,18 +93,17 @@ def play_hand(number: int, bots: Sequence[HardBot], seed: int, true_runs: int) -
                 EXACT_CARDS, goal_of(observation), LEAF_CARDS, True, 1,
             )  # fmt: skip
             own_true, other_true = true[TALLY_SHOT] / true_runs, true[TALLY_CONCEDED] / true_runs
-        group = group_of(seat, hand.taken_points())
-        seen.append(
-            (seat, group, tallies[TALLY_SHOT] / runs, tallies[TALLY_CONCEDED] / runs,
-             own_true, other_true)
+        foresight = Foresight(
+            number, group_of(seat, hand.taken_points()), tallies[TALLY_SHOT] / runs,
+            tallies[TALLY_CONCEDED] / runs, own_true, other_true, own_shot=False, other_shot=False,
         )  # fmt: skip
+        seen.append((seat, foresight))
         hand.play(seat, legal[best])
     shooter = hand.score((0, 0, 0, 0)).moon_shooter
     return [
-        Foresight(number, group, own, other, own_true, other_true, shooter == seat,
-                  shooter is not None and shooter != seat)
-        for seat, group, own, other, own_true, other_true in seen
-    ]  # fmt: skip
+        replace(row, own_shot=shooter == seat, other_shot=shooter not in (None, seat))
+        for seat, row in seen
+    ]
 
 
 def measure(hands: int, deals: int, seed: int, true_runs: int = 0) -> list[Foresight]:
