@@ -56,7 +56,8 @@ class ServerProcess:
         self.lines: list[str] = []
         self._ready = threading.Event()
         self.port = 0
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
         if not self._ready.wait(30):
             self.kill()
             raise RuntimeError("the server did not start: " + "".join(self.lines))
@@ -77,8 +78,20 @@ class ServerProcess:
 
     @property
     def log(self) -> str:
-        """Return what the server logged so far."""
+        """Return what the server logged so far (the lines this side has read)."""
         return "".join(self.lines)
+
+    def log_count(self, text: str, count: int = 1, timeout: float = 10) -> int:
+        """Return how often ``text`` is in the log, waiting up to ``timeout`` seconds for it to
+        be there ``count`` times: a line the server wrote a moment ago may not be read yet."""
+        deadline = time.monotonic() + timeout
+        while self.log.count(text) < count and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self.log.count(text)
+
+    def _finish_log(self) -> None:
+        """The server has ended: read its last lines before anyone looks at the log."""
+        self._reader.join(10)
 
     def children(self) -> list[int]:
         """Return the ids of the processes the server started (from /proc)."""
@@ -96,16 +109,19 @@ class ServerProcess:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(20)
+            status = self.proc.wait(20)
         except subprocess.TimeoutExpired:
             self.kill()
             raise
+        self._finish_log()
+        return status
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL)."""
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(10)
+        self._finish_log()
 
 
 class Player:

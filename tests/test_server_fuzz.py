@@ -256,7 +256,7 @@ def test_a_client_that_never_reads_is_dropped_and_resyncs(server: ServerProcess)
     ]
     sent = 0
     deadline = time.monotonic() + 30
-    sock.settimeout(5)
+    sock.settimeout(20)  # a busy machine may keep the server from reading for a while
     try:
         while "too slow" not in server.log and time.monotonic() < deadline:
             for data in frames or [{"v": 1, "type": "snapshot", "id": f"s{sent}"}] * 100:
@@ -269,7 +269,8 @@ def test_a_client_that_never_reads_is_dropped_and_resyncs(server: ServerProcess)
         pass  # the server cut the connection
     finally:
         sock.close()
-    assert "dropped a connection too slow to read" in server.log
+    # The server logs the drop before it cuts the connection; this side reads its log apart.
+    assert server.log_count("dropped a connection too slow to read") == 1
 
     async def back() -> None:
         calm = await Player(server.url, "calm").connect()  # the others were not held up

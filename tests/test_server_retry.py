@@ -95,7 +95,7 @@ def test_create_sent_twice_with_its_id_and_token_makes_one_table(
 
     codes = run(scenario())
     assert stored_codes(db) == codes and len(set(codes)) == 5
-    assert server.log.count(" created: seats ") == 5
+    assert server.log_count(" created: seats ", 5) == 5
     assert token not in server.log
 
 
@@ -141,7 +141,7 @@ def test_join_sent_twice_gives_the_same_seat_and_leaves_the_others_open(
         await asyncio.gather(*(p.close() for p in (host, first, second, other)))
 
     run(scenario())
-    assert server.log.count("seat 0 taken (") == 1
+    assert server.log_count("seat 0 taken (") == 1
     assert token not in server.log
 
 
@@ -253,7 +253,7 @@ def test_the_terminal_clients_create_and_join_are_applied_once_after_a_drop(
     state = cli("--server", server.url, "--code", made["code"], "--token", joined["token"])
     assert state["seat"] == 0 and state["phase"] == "waiting"
     cli("--server", server.url, "--code", made["code"], "start", "--host-token", made["host_token"])
-    assert server.log.count(" created: seats ") == 1 and server.log.count("seat 0 taken (") == 1
+    assert server.log_count(" created: seats ") == 1 and server.log_count("seat 0 taken (") == 1
 
 
 class HelloDroppingSeat(remote.RemoteSeat):
