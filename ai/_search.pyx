@@ -994,6 +994,29 @@ def pass_evidence(deals, record):
     return results
 
 
+def runner_evidence(deals, int seat, log_weights):
+    """Return, per deal, the log-weight of ``seat``'s hand by how many of its cards another hand
+    can beat (see the twin)."""
+    cdef Py_ssize_t n_weights = len(log_weights)
+    cdef Py_ssize_t index, n_deals = len(deals)
+    cdef u64 hand, others
+    cdef int other, losers
+    if n_weights == 0 or seat < 0 or seat > 3:
+        raise ValueError("a runner's weights need at least one entry and a seat 0..3")
+    weights = list(log_weights)
+    results = [0] * n_deals
+    for index in range(n_deals):
+        deal = deals[index]
+        hand = deal[seat]
+        others = 0
+        for other in range(4):
+            if other != seat:
+                others |= <u64>deal[other]
+        losers = mdh_popcount(hand) - c_sure_winners(hand, others)
+        results[index] = weights[min(losers, n_weights - 1)]
+    return results
+
+
 cdef class PlanArrays:
     """A ``DealPlan`` read into C arrays once, for every ``sample_deals`` call on it."""
 

@@ -54,7 +54,7 @@ from typing import Any
 from ai.batches import DrawnT, ValuedT, run_batches
 from ai.bot import Budget
 from ai.cores import threads_from_env
-from ai.inference import DEFAULT_MODEL, DealReader, PlayModel, pass_record, play_history
+from ai.inference import DEFAULT_MODEL, PlayModel, deal_reader
 from ai.knowledge import Knowledge, read_knowledge
 from ai.moon import moon_strength
 from ai.outcomes import Outcome
@@ -66,7 +66,6 @@ from ai.search import (
     Goal,
     Table,
     check_threads,
-    deal_plan,
     evaluate_detail,
     policy_card,
 )
@@ -338,14 +337,7 @@ class HardBot:
         table = table_of(observation, knowledge)
         goal = goal_of(observation)
         sampler = DealSampler(knowledge)
-        model = self.reader
-        reader = DealReader(
-            deal_plan(sampler),
-            self._rng.getrandbits(64),
-            play_history(observation) if model is not None else None,
-            model or DEFAULT_MODEL,
-            pass_record(observation, model) if model is not None else None,
-        )
+        reader = deal_reader(observation, sampler, self.reader, self._rng.getrandbits(64))
         seed = self._rng.getrandbits(64)
         width = len(legal)
         by_deal: list[list[int]] = [[] for _ in legal]

@@ -10,6 +10,10 @@ Deals are then drawn from the pool in proportion to their weights (importance re
 ``BLOCK`` at a time from a pool ``POOL_FACTOR`` times larger (or as many times as the reader is
 told).
 
+A seat that holds every point taken so far is read once more (``PlayModel.runner``, off unless
+asked): the cards of its hand another hand in the deal can beat. Players who take points early
+hold hands that run far more often than the plays alone tell.
+
 When the weights collapse onto a few deals (the model is too sure, or wrong), they are tempered:
 raised to the largest power in [0, 1] that keeps the pool's effective sample size at least
 ``BLOCK``. Power 0 is the uniform sampler again.
@@ -25,7 +29,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ai.knowledge import Knowledge
 from ai.passing import HIGH_SPADES, LOW_SPADES_MASK, spade_guarded
+from ai.sampler import DealSampler
 from ai.search import (
     EVIDENCE_SIZE,
     GUARD_KEYS,
@@ -34,14 +40,16 @@ from ai.search import (
     History,
     LearnedModel,
     PassRecord,
+    deal_plan,
     learned_evidence,
     mixed_evidence,
     pass_evidence,
     play_evidence,
+    runner_evidence,
     sample_deals,
     tempered_weights,
 )
-from core.cards import QUEEN_OF_SPADES, cards_of, mask_of
+from core.cards import POINT_CARDS_MASK, QUEEN_OF_SPADES, cards_of, mask_of
 from core.observation import Observation
 from core.rules import pass_receiver, pass_sender
 
@@ -76,6 +84,11 @@ class PlayModel:
     mixture: float | None = None
     #: Mix the two models play by play instead of seat by seat.
     mix_per_play: bool = False
+    #: How the hand of another seat holding every point taken so far is read: a deal weighs
+    #: ``runner[k]`` when ``k`` of that seat's cards can be beaten by a card of another hand
+    #: in it (the last entry for ``k`` that large or larger). Such a player often runs for the
+    #: moon with a hand stronger than its plays alone tell. None: not read.
+    runner: tuple[float, ...] | None = None
 
     def log_weights(self) -> tuple[int, ...]:
         """Return the kernels' table: log-likelihood of a play by kind, agreement and choices."""
@@ -90,6 +103,14 @@ class PlayModel:
                     )
         return tuple(table)
 
+    def runner_log_weights(self) -> tuple[int, ...]:
+        """Return ``runner`` as the kernels' log-weights (empty when not read)."""
+        return tuple(round(LOG_UNIT * math.log(weight)) for weight in self.runner or ())
+
+
+#: How a seat holding every point taken is read, by its losers 0, 1, 2, ... (``PlayModel.runner``;
+#: measured with ``python -m bench moons --losers N``).
+RUNNER_WEIGHTS = (25.0, 5.0, 3.0, 1.5, 1.2, 1.0)
 
 #: The model the hard bot reads plays with (chosen with ``python -m bench inference``).
 DEFAULT_MODEL = PlayModel()
@@ -104,6 +125,17 @@ def play_history(observation: Observation) -> History | None:
     if not cards or (len(cards) == 1 and leader == observation.seat):
         return None
     return History(leader, cards, observation.seat, observation.rules.flags)
+
+
+def runner_seat(knowledge: Knowledge, model: PlayModel) -> int | None:
+    """Return the other seat holding every point taken so far, or None (no point taken, points
+    with several seats or with the observer, or a model that does not read it)."""
+    if model.runner is None:
+        return None
+    holders = [seat for seat in range(4) if knowledge.taken[seat] & POINT_CARDS_MASK]
+    if len(holders) != 1 or holders[0] == knowledge.seat:
+        return None
+    return holders[0]
 
 
 def pass_record(observation: Observation, model: PlayModel) -> PassRecord | None:
@@ -171,6 +203,22 @@ def pass_record(observation: Observation, model: PlayModel) -> PassRecord | None
     )
 
 
+def deal_reader(
+    observation: Observation, sampler: DealSampler, model: PlayModel | None, seed: int
+) -> DealReader:
+    """Return the reader of one decision's deals: ``sampler``'s deals resampled by what
+    ``model`` reads of the plays, the pass and a seat holding every point; uniform when
+    ``model`` is None."""
+    return DealReader(
+        deal_plan(sampler),
+        seed,
+        play_history(observation) if model is not None else None,
+        model or DEFAULT_MODEL,
+        pass_record(observation, model) if model is not None else None,
+        runner=runner_seat(sampler.knowledge, model) if model is not None else None,
+    )
+
+
 def resample(
     pool: Sequence[Deal], weights: Sequence[float], count: int, offset: float
 ) -> list[Deal]:
@@ -208,17 +256,21 @@ class DealReader:
     passes: PassRecord | None = None
     #: Deals drawn uniformly per deal kept (a larger pool lets the evidence weigh more fully).
     pool_factor: int = POOL_FACTOR
+    #: The seat holding every point taken so far (``runner_seat``), read by ``model.runner``.
+    runner: int | None = None
     powers: list[float] = field(default_factory=list)
     blocks: list[int] = field(default_factory=list)
     _table: tuple[int, ...] = ()
+    _runner_table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
 
     def __post_init__(self) -> None:
         self._table = self.model.log_weights()
+        self._runner_table = self.model.runner_log_weights()
 
     def draw(self, first: int, count: int) -> list[Deal]:
         """Return ``count`` deals starting at deal number ``first`` of the decision."""
-        if self.history is None and self.passes is None:
+        if self.history is None and self.passes is None and self.runner is None:
             return sample_deals(self.plan, count, self.seed, first)
         deals: list[Deal] = []
         number = first
@@ -252,6 +304,9 @@ class DealReader:
         if self.passes is not None:
             from_passes = pass_evidence(pool, self.passes)
             log_weights = [a + b for a, b in zip(log_weights, from_passes, strict=True)]
+        if self.runner is not None and self._runner_table:
+            strength = runner_evidence(pool, self.runner, self._runner_table)
+            log_weights = [a + b for a, b in zip(log_weights, strength, strict=True)]
         weights, power = tempered_weights(log_weights, BLOCK)
         self.powers.append(power)
         self.blocks.append(block)

@@ -57,6 +57,7 @@ play_evidence = same_function(search_py.play_evidence, _implementation)
 policy_card = same_function(search_py.policy_card, _implementation)
 rollout = same_function(search_py.rollout, _implementation)
 rollout_cards = same_function(search_py.rollout_cards, _implementation)
+runner_evidence = same_function(search_py.runner_evidence, _implementation)
 sample_deals = same_function(search_py.sample_deals, _implementation)
 tempered_weights = same_function(search_py.tempered_weights, _implementation)
 
@@ -104,6 +105,7 @@ __all__ = [
     "policy_card",
     "rollout",
     "rollout_cards",
+    "runner_evidence",
     "sample_deals",
     "tempered_weights",
 ]

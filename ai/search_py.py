@@ -1157,6 +1157,27 @@ def pass_evidence(deals: Sequence[Sequence[int]], record: PassRecord) -> list[in
     return results
 
 
+def runner_evidence(
+    deals: Sequence[Sequence[int]], seat: int, log_weights: Sequence[int]
+) -> list[int]:
+    """Return, per deal (every seat's current hand), the log-weight of ``seat``'s hand by how
+    many of its cards another hand in the deal can beat: ``log_weights[losers]``, the last entry
+    for that many or more (see ``ai.inference.PlayModel.runner``)."""
+    if not log_weights or not 0 <= seat < 4:
+        raise ValueError("a runner's weights need at least one entry and a seat 0..3")
+    last = len(log_weights) - 1
+    results = []
+    for deal in deals:
+        hand = deal[seat]
+        others = 0
+        for other in range(4):
+            if other != seat:
+                others |= deal[other]
+        losers = hand.bit_count() - _sure_winners(hand, others)
+        results.append(log_weights[min(losers, last)])
+    return results
+
+
 #: Log-weights are whole numbers of this fraction of a nat (the kernels add integers).
 LOG_UNIT = 1024
 #: Halvings of the interval of the tempering power (``tempered_weights``).

@@ -6,7 +6,10 @@ bot's search of every legal card (``HardBot.play_values``) picks the card, and t
 tallies say in what share of its rollouts the seat shot the moon and another seat did: what the
 search foresaw. With ``--true N`` the chosen card is also played out ``N`` times on
 the true deal with the same rollouts, which separates what the drawn deals miss from what the
-rollouts miss. The hand's end says what happened. Decisions are grouped by what the table
+rollouts miss. With ``--losers N``, where another seat holds every point taken, the bot's reader
+draws ``N`` deals with and without reading that seat's hand as likely to run
+(``PlayModel.runner``), and the cards of that seat another hand can beat are counted on them and
+on the true deal. The hand's end says what happened. Decisions are grouped by what the table
 shows (``group_of``); the rates shot come with 95% intervals that treat each hand as one sample
 (its decisions share one ending).
 """
@@ -18,16 +21,22 @@ import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from ai.hard import EXACT_CARDS, LEAF_CARDS, HardBot, goal_of, table_of
+from ai.inference import DEFAULT_MODEL, RUNNER_WEIGHTS, deal_reader, runner_seat
 from ai.knowledge import read_knowledge
-from ai.search import TALLY_CONCEDED, TALLY_SHOT, evaluate_detail
+from ai.sampler import DealSampler
+from ai.search import TALLY_CONCEDED, TALLY_SHOT, evaluate_detail, runner_evidence
 from bench import add_markdown_option, machine_info, publish
 from core.cards import cards_of, count
 from core.hand import HandState
 from core.match import deal_for
+from core.observation import Observation
 from core.rules import RuleSet
 
+#: Loser counts shown one by one, the last for that many or more.
+LOSERS_SHOWN = 6
 DEFAULT_HANDS = 200
 DEFAULT_DEALS = 300
 #: The groups of decisions, in the order they are listed.
@@ -56,6 +65,12 @@ class Foresight:
     other_true: float | None
     own_shot: bool
     other_shot: bool
+    #: With ``--losers``, where another seat holds every point: its losers on the true deal,
+    #: and the share of drawn deals giving it each count (``LOSERS_SHOWN`` counts, the last
+    #: for that many or more), read without and with ``PlayModel.runner``.
+    losers_true: int | None = None
+    losers_unread: tuple[float, ...] = ()
+    losers_read: tuple[float, ...] = ()
 
 
 def group_of(seat: int, taken_points: Sequence[int]) -> str:
@@ -68,7 +83,47 @@ def group_of(seat: int, taken_points: Sequence[int]) -> str:
     return GROUPS[(4 if holders[0] == seat else 1) + size]
 
 
-def play_hand(number: int, bots: Sequence[HardBot], seed: int, true_runs: int) -> list[Foresight]:
+def losers(deals: Sequence[Sequence[int]], seat: int) -> list[int]:
+    """Return, per deal, how many of ``seat``'s cards a card of another hand can beat."""
+    return runner_evidence(deals, seat, range(14))
+
+
+def loser_shares(deals: Sequence[Sequence[int]], seat: int) -> tuple[float, ...]:
+    """Return the share of ``deals`` giving ``seat`` each count of losers (the last entry:
+    ``LOSERS_SHOWN - 1`` or more)."""
+    shares = [0.0] * LOSERS_SHOWN
+    for found in losers(deals, seat):
+        shares[min(found, LOSERS_SHOWN - 1)] += 1 / len(deals)
+    return tuple(shares)
+
+
+def _read_losers(
+    observation: Observation, bot: HardBot, true_deal: Sequence[int], draws: int, seed: int
+) -> dict[str, Any]:
+    """Return the ``Foresight`` fields of ``--losers`` at a decision (none when not asked or no
+    other seat holds every point taken)."""
+    if not draws:
+        return {}
+    knowledge = read_knowledge(observation)
+    model = replace(bot.reader or DEFAULT_MODEL, runner=RUNNER_WEIGHTS)
+    taker = runner_seat(knowledge, model)
+    if taker is None:
+        return {}
+    sampler = DealSampler(knowledge)
+    shares = [
+        loser_shares(deal_reader(observation, sampler, reading, seed).draw(0, draws), taker)
+        for reading in (replace(model, runner=None), model)
+    ]
+    return {
+        "losers_true": losers([true_deal], taker)[0],
+        "losers_unread": shares[0],
+        "losers_read": shares[1],
+    }
+
+
+def play_hand(
+    number: int, bots: Sequence[HardBot], seed: int, true_runs: int, loser_draws: int = 0
+) -> list[Foresight]:
     """Play hand ``number`` of the run with ``bots``; return its decisions."""
     rules = RuleSet()
     direction = rules.pass_cycle[number % len(rules.pass_cycle)]
@@ -93,9 +148,12 @@ def play_hand(number: int, bots: Sequence[HardBot], seed: int, true_runs: int) -
                 EXACT_CARDS, goal_of(observation), LEAF_CARDS, True, 1,
             )  # fmt: skip
             own_true, other_true = true[TALLY_SHOT] / true_runs, true[TALLY_CONCEDED] / true_runs
+        where = (seed * 100_003 + number) * 1009 + len(seen)
+        read = _read_losers(observation, bots[seat], hand.hands, loser_draws, where)
         foresight = Foresight(
             number, group_of(seat, hand.taken_points()), tallies[TALLY_SHOT] / runs,
             tallies[TALLY_CONCEDED] / runs, own_true, other_true, own_shot=False, other_shot=False,
+            **read,
         )  # fmt: skip
         seen.append((seat, foresight))
         hand.play(seat, legal[best])
@@ -106,12 +164,14 @@ def play_hand(number: int, bots: Sequence[HardBot], seed: int, true_runs: int) -
     ]
 
 
-def measure(hands: int, deals: int, seed: int, true_runs: int = 0) -> list[Foresight]:
+def measure(
+    hands: int, deals: int, seed: int, true_runs: int = 0, loser_draws: int = 0
+) -> list[Foresight]:
     """Play ``hands`` hands with four hard bots at ``deals`` deals a decision."""
     bots = [HardBot(seed=seed * 10 + seat, max_samples=deals, threads=1) for seat in range(4)]
     found: list[Foresight] = []
     for number in range(hands):
-        found.extend(play_hand(number, bots, seed, true_runs))
+        found.extend(play_hand(number, bots, seed, true_runs, loser_draws))
     return found
 
 
@@ -174,7 +234,40 @@ def render(rows: Sequence[Foresight], info: dict[str, str]) -> tuple[str, str]:
             + (f" on the true deal {cells[5]}" if true else "")
             + f" shot {cells[-1]}"
         )
+    read = [row for row in rows if row.losers_true is not None]
+    if read:
+        losers_text, losers_lines = _render_losers(read)
+        text += losers_text
+        lines += losers_lines
     return "\n".join(text), "\n".join(lines)
+
+
+def _render_losers(rows: Sequence[Foresight]) -> tuple[list[str], list[str]]:
+    """Return the ``--losers`` table: per count of losers of the seat holding every point,
+    the share of decisions with it on the true deal and on the drawn deals, and how often the
+    seat shot with it."""
+    hands = len({row.hand for row in rows})
+    lines = [
+        "",
+        f"Another seat holds every point taken: {len(rows)} decisions ({hands} hands).",
+        "",
+        "| its losers | true deal | drawn, not read | drawn, read | shot, by the true count |",
+        "| ---: | ---: | ---: | ---: | ---: |",
+    ]
+    text = ["", f"another seat holds every point taken: {len(rows)} decisions ({hands} hands)"]
+    for index in range(LOSERS_SHOWN):
+        label = f"{index}+" if index == LOSERS_SHOWN - 1 else str(index)
+        true = [row for row in rows if min(row.losers_true or 0, LOSERS_SHOWN - 1) == index]
+        unread = sum(row.losers_unread[index] for row in rows) / len(rows)
+        read = sum(row.losers_read[index] for row in rows) / len(rows)
+        shot = f"{sum(row.other_shot for row in true) / len(true):.2f}" if true else "—"
+        cells = [label, f"{len(true) / len(rows):.3f}", f"{unread:.3f}", f"{read:.3f}", shot]
+        lines.append("| " + " | ".join(cells) + " |")
+        text.append(
+            f"losers {label:>2}: true {cells[1]}  drawn, not read {cells[2]}  read {cells[3]}"
+            f"  shot {shot}"
+        )
+    return text, lines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -191,21 +284,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--true", type=int, default=0, metavar="N",
         help="also play the chosen card out N times on the true deal (default 0: not)",
     )  # fmt: skip
+    parser.add_argument(
+        "--losers", type=int, default=0, metavar="N",
+        help="where another seat holds every point, count its losers on N drawn deals "
+        "(default 0: not)",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=3, help="seed of the hands and the bots")
     add_markdown_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the hands and print the table."""
-    if min(args.hands, args.deals) < 1 or args.true < 0:
-        print("--hands and --deals must be at least 1, --true at least 0", file=sys.stderr)
+    if min(args.hands, args.deals) < 1 or min(args.true, args.losers) < 0:
+        print(
+            "--hands and --deals must be at least 1, --true and --losers at least 0",
+            file=sys.stderr,
+        )
         return 2
     info = machine_info()
     info["command"] = (
         f"python -m bench moons --hands {args.hands} --deals {args.deals} --seed {args.seed}"
         + (f" --true {args.true}" if args.true else "")
+        + (f" --losers {args.losers}" if args.losers else "")
     )
-    rows = measure(args.hands, args.deals, args.seed, args.true)
+    rows = measure(args.hands, args.deals, args.seed, args.true, args.losers)
     info["hands with a moon"] = str(
         len({row.hand for row in rows if row.own_shot or row.other_shot})
     )

@@ -9,11 +9,13 @@ import pytest
 
 from ai.inference import (
     BLOCK,
+    RUNNER_WEIGHTS,
     DealReader,
     PlayModel,
     pass_record,
     play_history,
     resample,
+    runner_seat,
 )
 from ai.knowledge import read_knowledge
 from ai.sampler import DealSampler
@@ -201,3 +203,67 @@ def test_a_high_spade_passed_to_us_says_its_passer_had_few_low_spades() -> None:
     uniform = sum(sampler.probabilities[card][3] for card in cards_of(low))
     read = sum((deal[3] & low).bit_count() for deal in deals) / len(deals)
     assert read < uniform - 0.5, (read, uniform)
+
+
+#: A model that reads a seat holding every point taken as likely strong.
+RUNNER_READ = PlayModel(runner=RUNNER_WEIGHTS)
+
+
+def _losers(deal: tuple[int, int, int, int], seat: int) -> int:
+    """Cards of ``seat``'s hand that a card of another hand in the deal beats."""
+    others = [deal[other] for other in range(4) if other != seat]
+    losers = 0
+    for card in cards_of(deal[seat]):
+        suit = card // 13
+        losers += any(
+            other >> higher & 1 for other in others for higher in range(card + 1, 13 * suit + 13)
+        )
+    return losers
+
+
+def _holders(observation: Observation) -> list[int]:
+    knowledge = read_knowledge(observation)
+    return [seat for seat in range(4) if knowledge.points_taken[seat] > 0]
+
+
+def test_a_seat_holding_every_point_is_read_only_when_asked_and_only_if_another() -> None:
+    cases = {"another": 0, "observer": 0, "several": 0, "none": 0}
+    for seed in range(40):
+        for plays in (8, 16, 24):
+            observation = _played_observation(seed, plays)
+            knowledge = read_knowledge(observation)
+            holders = _holders(observation)
+            assert runner_seat(knowledge, PlayModel()) is None  # not read by default
+            found = runner_seat(knowledge, RUNNER_READ)
+            if len(holders) == 1 and holders[0] != observation.seat:
+                assert found == holders[0]
+                cases["another"] += 1
+            else:
+                assert found is None
+                key = "none" if not holders else "several" if len(holders) > 1 else "observer"
+                cases[key] += 1
+    assert all(cases.values()), cases
+
+
+def test_a_seat_holding_every_point_is_drawn_with_stronger_hands() -> None:
+    # Random play after five tricks: in the positions where another seat holds every point,
+    # the share of drawn deals that give it at most two losers, read and not.
+    strong = plain = 0.0
+    positions = 0
+    for seed in range(150):
+        observation = _played_observation(seed, 20)
+        knowledge = read_knowledge(observation)
+        taker = runner_seat(knowledge, RUNNER_READ)
+        if taker is None:
+            continue
+        positions += 1
+        plan = deal_plan(DealSampler(knowledge))
+        history = play_history(observation)
+        read = DealReader(plan, seed, history, RUNNER_READ, pool_factor=16, runner=taker).draw(
+            0, 128
+        )
+        unread = DealReader(plan, seed, history, PlayModel(), pool_factor=16).draw(0, 128)
+        strong += sum(_losers(deal, taker) <= 2 for deal in read) / len(read)
+        plain += sum(_losers(deal, taker) <= 2 for deal in unread) / len(unread)
+    assert positions >= 20
+    assert strong > 2 * plain > 0

@@ -9,6 +9,7 @@ import pytest
 
 from bench import moons
 from bench.__main__ import main
+from core.cards import mask_of, parse_cards
 
 
 @pytest.mark.parametrize(
@@ -60,3 +61,26 @@ def test_the_command_prints_a_row_per_group_met(capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert moons.GROUPS[0] in out and "foreseen" in out
     assert main(["moons", "--hands", "0"]) == 2
+
+
+def test_losers_are_the_cards_another_hand_can_beat() -> None:
+    deal = mask_of(parse_cards("QS 3C")), mask_of(parse_cards("AS KS 2C 5H")), 0, 0
+    assert moons.losers([deal], 1) == [1]  # the 2♣; nothing beats the A♠ and K♠, nor the 5♥
+    assert moons.losers([deal], 0) == [1]  # the Q♠ falls to the K♠; the 3♣ stands
+    shares = moons.loser_shares([deal, (0, mask_of(parse_cards("2S 3S")), 0, deal[0])], 1)
+    assert shares == (0.0, 0.5, 0.5, 0.0, 0.0, 0.0)
+
+
+def test_losers_are_counted_only_where_another_seat_holds_every_point() -> None:
+    rows = moons.measure(6, deals=40, seed=5, loser_draws=16)
+    counted = [row for row in rows if row.losers_true is not None]
+    assert counted
+    for row in rows:
+        assert (row.losers_true is not None) == row.group.startswith("another")
+    for row in counted:
+        assert row.losers_true is not None and 0 <= row.losers_true <= 13
+        for shares in (row.losers_unread, row.losers_read):
+            assert len(shares) == moons.LOSERS_SHOWN and sum(shares) == pytest.approx(1)
+    text, markdown = moons.render(rows, {})
+    assert "another seat holds every point taken" in text and "| its losers |" in markdown
+    assert moons.measure(2, deals=40, seed=5)[0].losers_true is None  # not asked

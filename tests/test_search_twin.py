@@ -746,3 +746,39 @@ def test_pass_evidence_weighs_each_watched_card_by_its_holder_and_their_guards(
 def _kept(record: search_py.PassRecord, index: int, hand: int) -> int:
     key = (hand & record.guard_mask).bit_count() * 2 + (hand >> QUEEN_OF_SPADES & 1)
     return record.guarded[index * search_py.GUARD_KEYS + key]
+
+
+@needs_compiled
+def test_runner_evidence_agrees_on_many_positions() -> None:
+    rng = random.Random(37)
+    for _ in range(300):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        size = rng.randrange(14)
+        deals = [
+            tuple(sum(1 << c for c in deck[s * 13 : s * 13 + size]) for s in range(4))
+            for _ in range(5)
+        ]
+        seat = rng.randrange(4)
+        weights = [rng.randrange(-5000, 5000) for _ in range(rng.randrange(1, 15))]
+        assert compiled.runner_evidence(deals, seat, weights) == search_py.runner_evidence(
+            deals, seat, weights
+        )
+
+
+@pytest.mark.parametrize("kernel", IMPLEMENTATIONS, ids=lambda module: module.__name__)
+def test_runner_evidence_counts_the_cards_another_hand_can_beat(kernel: ModuleType) -> None:
+    def mask(*texts: str) -> int:
+        return mask_of(parse_cards(" ".join(texts)))
+
+    # Seat 1's A♠ and K♠ stand over the Q♠; its 2♣ falls to the 3♣ and its 5♥ to the 6♥.
+    deal = (mask("QS", "3C"), mask("AS", "KS", "2C", "5H"), mask("6H", "4D"), mask("2S"))
+    weights = [40, 30, 20, 10]
+    assert kernel.runner_evidence([deal], 1, weights) == [20]  # two losers
+    assert kernel.runner_evidence([deal], 1, weights[:2]) == [30]  # the last entry: 1 or more
+    # Seat 3's 2♠ loses to the other spades: one loser.
+    assert kernel.runner_evidence([deal], 3, weights) == [30]
+    with pytest.raises(ValueError, match="at least one entry"):
+        kernel.runner_evidence([deal], 1, [])
+    with pytest.raises(ValueError, match=r"seat 0\.\.3"):
+        kernel.runner_evidence([deal], 4, weights)
