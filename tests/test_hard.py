@@ -218,7 +218,7 @@ def test_the_twin_kernel_makes_the_same_decisions(monkeypatch: pytest.MonkeyPatc
     assert any("evidence" in decision for decision in decisions)
     for name in ("evaluate_detail", "policy_card"):
         monkeypatch.setattr(hard, name, getattr(search_py, name))
-    for name in ("sample_deals", "play_evidence", "pass_evidence"):
+    for name in ("sample_deals", "play_evidence", "pass_evidence", "runner_evidence"):
         monkeypatch.setattr(inference, name, getattr(search_py, name))
     for observation, expected in zip(observations, decisions, strict=True):
         bot = HardBot(seed=2, max_samples=6)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from test_hard import random_controllers
 
-from ai import batches, hard
+from ai import batches, inference
 from ai.batches import BatchSizes
 from ai.bot import Budget
 from ai.hard import HardBot, SearchValues
@@ -82,7 +82,7 @@ def test_deals_drawn_ahead_and_dropped_change_no_value_nor_the_evidence(
 ) -> None:
     # Stopped after a few batches, the search has drawn deals past those it valued; it must
     # report what a search told to value exactly that many deals reports, evidence included.
-    monkeypatch.setattr(hard, "DealReader", RecordingReader)
+    monkeypatch.setattr(inference, "DealReader", RecordingReader)  # what deal_reader builds
     dropped = weighed = 0
     for observation in _positions("play", 6):
         for calls in (3, 4):
@@ -114,7 +114,7 @@ def test_without_a_core_left_for_drawing_no_deal_is_drawn_ahead(
 ) -> None:
     # One thread is one core, and a thread for every core leaves none to draw on: the search
     # draws, values and gathers in turn, as before.
-    monkeypatch.setattr(hard, "DealReader", RecordingReader)
+    monkeypatch.setattr(inference, "DealReader", RecordingReader)  # what deal_reader builds
     monkeypatch.setattr(batches, "available_cores", lambda: cores)
     for observation in _positions("play", 3):
         for calls in (3, 4):
