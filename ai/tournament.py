@@ -75,6 +75,10 @@ class DealResult:
     decision_ms: list[list[float]]
     engines: dict[int, EngineTally] = field(default_factory=dict)  # by slot
 
+    def hand_points(self, rotation: int) -> list[int]:
+        """Return each lineup slot's points in one rotation's hand."""
+        return [self.points[slot][rotation] for slot in range(4)]
+
     def to_json(self) -> dict[str, Any]:
         """Return the result as a JSON object (decision times rounded to 0.01 ms)."""
         return {
@@ -222,6 +226,11 @@ def pooled_engine_tally(
     return total
 
 
+def hand_diff(points: Sequence[int], seat: int) -> float:
+    """Return a seat's Diff in one hand: its points minus the mean of the other three's."""
+    return points[seat] - statistics.fmean(points[other] for other in range(4) if other != seat)
+
+
 def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSummary]:
     """Pool the deal results per bot name."""
     summaries = []
@@ -235,10 +244,8 @@ def summarise(lineup: Sequence[str], deals: Sequence[DealResult]) -> list[BotSum
             hand_diffs = []
             for slot in slots:
                 for rotation in range(4):
-                    own = deal.points[slot][rotation]
-                    others = [deal.points[o][rotation] for o in range(4) if o != slot]
-                    hand_points.append(own)
-                    hand_diffs.append(own - statistics.fmean(others))
+                    hand_points.append(deal.points[slot][rotation])
+                    hand_diffs.append(hand_diff(deal.hand_points(rotation), slot))
                 times.extend(deal.decision_ms[slot])
             points_per_deal.append(statistics.fmean(hand_points))
             diff_per_deal.append(statistics.fmean(hand_diffs))

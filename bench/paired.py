@@ -8,7 +8,9 @@ name in both, over the deals both runs played (deal *d* is the same deal in runs
 Either file may also be a tournament's journal (``bench strength --journal``), finished or not:
 a long run is compared over the deals it has played so far. With ``--by-direction`` each bot is
 also compared over the deals of each pass direction (left, right, across, hold) on their own:
-what a bot gains in the hands without a pass it gains in play alone.
+what a bot gains in the hands without a pass it gains in play alone. With ``--by-outcome`` (two
+journals) each bot's change is also split by how its hands ended: its own moon, another seat's
+moon, or no moon; the three parts add up to the whole change.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai.deal_journal import JOURNAL_FORMAT, JournalError, read_journal
-from ai.tournament import DealResult, mean_and_interval, summarise
+from ai.tournament import DealResult, hand_diff, mean_and_interval, summarise
 from bench import add_markdown_option, publish
 from bench.strength import DEALS_FORMAT
 from core.errors import RulesOptionError
@@ -37,6 +39,13 @@ from core.rules import STANDARD_RULES, RuleSet
 #: The largest file read (a 100,000-deal run of every tournament fits easily).
 MAX_BYTES = 64 * 1024 * 1024
 
+#: How a bot's hand ended, in the order ``--by-outcome`` shows the parts of its change.
+OUTCOMES = ("own moon", "another's moon", "no moon")
+
+#: Per tournament, bot and deal: the bot's Diff on the deal split by ``OUTCOMES`` (each hand's
+#: share of the deal's Diff counted under how that hand ended).
+OutcomeParts = dict[str, dict[str, dict[int, tuple[float, ...]]]]
+
 
 class RunFileError(ValueError):
     """A deals file that cannot be compared; the message names the file and what is wrong."""
@@ -51,12 +60,15 @@ class Run:
     seed: int
     diffs: dict[str, dict[str, dict[int, float]]]
     rules: RuleSet = STANDARD_RULES
+    #: Only a journal's run has them (a ``--deals-out`` file keeps no hand's points).
+    outcome_parts: OutcomeParts | None = None
 
 
 @dataclass(frozen=True)
 class Pairing:
     """One bot in one tournament of both runs: the deals compared and the mean difference,
-    over every deal both played (``direction`` empty) or over one pass direction's."""
+    over every deal both played (``part`` empty), over one pass direction's deals, or of the
+    part of each deal's Diff from the hands that ended one way (one of ``OUTCOMES``)."""
 
     tournament: str
     bot: str
@@ -65,7 +77,7 @@ class Pairing:
     after: float
     change: float
     change_ci: float
-    direction: str = ""
+    part: str = ""
 
 
 def _diffs(path: str, name: str, value: Any) -> dict[str, dict[int, float]]:
@@ -140,15 +152,54 @@ def _journal_run(path: str) -> Run:
         summary.name: dict(zip(order, summary.diff_per_deal, strict=True))
         for summary in summarise(lineup, results)
     }
-    return Run(path, seed, {name: per_bot}, rules)
+    parts = {
+        bot: {
+            deal: _outcome_parts(lineup, bot, result)
+            for deal, result in zip(order, results, strict=True)
+        }
+        for bot in per_bot
+    }
+    return Run(path, seed, {name: per_bot}, rules, {name: parts})
 
 
-def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairing]:
-    """Return every bot of every tournament found in both runs, compared deal by deal, and
-    with ``by_direction`` also over each pass direction's deals, after the bot's whole row.
+def moon_shooter(points: Sequence[int]) -> int | None:
+    """Return the seat that shot the moon in a hand of these points, or None.
+
+    Under either moon rule (26 to every other seat, or 26 off the shooter) and with or without
+    the no-tricks bonus, a moon leaves three seats level, 26 above the shooter; a hand without
+    a moon shares 26 points or fewer and cannot.
+    """
+    for seat in range(4):
+        others = {points[other] for other in range(4) if other != seat}
+        if others == {points[seat] + 26}:
+            return seat
+    return None
+
+
+def _outcome_parts(lineup: Sequence[str], bot: str, result: DealResult) -> tuple[float, ...]:
+    """Return the bot's Diff on one deal split by ``OUTCOMES`` (``summarise``'s mean over the
+    bot's hands, each hand counted under how it ended)."""
+    slots = [slot for slot in range(4) if lineup[slot] == bot]
+    parts = [0.0] * len(OUTCOMES)
+    for slot in slots:
+        for rotation in range(4):
+            points = result.hand_points(rotation)
+            shooter = moon_shooter(points)
+            outcome = 2 if shooter is None else 0 if shooter == slot else 1
+            parts[outcome] += hand_diff(points, slot) / (4 * len(slots))
+    return tuple(parts)
+
+
+def pair_runs(
+    before: Run, after: Run, by_direction: bool = False, by_outcome: bool = False
+) -> list[Pairing]:
+    """Return every bot of every tournament found in both runs, compared deal by deal; with
+    ``by_direction`` also over each pass direction's deals, and with ``by_outcome`` also the
+    parts of the change by how the hands ended, after the bot's whole row.
 
     Raise RunFileError when the runs played different deals (different seeds, or for
-    ``by_direction`` different pass cycles).
+    ``by_direction`` different pass cycles), or for ``by_outcome`` when a run is not a journal
+    or plays the jack of diamonds (whose −10 hides a moon in the points).
     """
     if before.seed != after.seed:
         raise RunFileError(
@@ -162,6 +213,18 @@ def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairi
             f"{before.path}, {' '.join(after.rules.pass_cycle)} in {after.path}"
         )
     directions = list(dict.fromkeys(rules.pass_cycle)) if by_direction else []
+    if by_outcome:
+        for run in (before, after):
+            if run.outcome_parts is None:
+                raise RunFileError(
+                    f"{run.path}: --by-outcome needs a journal (`bench strength --journal`): "
+                    "a --deals-out file keeps no hand's points"
+                )
+            if run.rules.jack_of_diamonds:
+                raise RunFileError(
+                    f"{run.path}: --by-outcome cannot tell a moon from the points when the "
+                    "jack of diamonds is played"
+                )
     pairings = []
     for tournament, bots in before.diffs.items():
         for bot, old in bots.items():
@@ -178,13 +241,28 @@ def pair_runs(before: Run, after: Run, by_direction: bool = False) -> list[Pairi
                 for direction, deals in groups
                 if deals
             ]
+            if by_outcome:
+                assert before.outcome_parts is not None and after.outcome_parts is not None
+                old_parts = before.outcome_parts[tournament][bot]
+                new_parts = after.outcome_parts[tournament][bot]
+                pairings += [
+                    _pairing(
+                        tournament,
+                        bot,
+                        outcome,
+                        {deal: old_parts[deal][index] for deal in common},
+                        {deal: new_parts[deal][index] for deal in common},
+                        common,
+                    )
+                    for index, outcome in enumerate(OUTCOMES)
+                ]
     return pairings
 
 
 def _pairing(
     tournament: str,
     bot: str,
-    direction: str,
+    part: str,
     old: dict[int, float],
     new: dict[int, float],
     deals: Sequence[int],
@@ -199,21 +277,21 @@ def _pairing(
         math.fsum(new[deal] for deal in deals) / len(deals),
         change,
         change_ci,
-        direction,
+        part,
     )
 
 
 def render(pairings: Sequence[Pairing], markdown: bool) -> str:
-    """Return the comparison as a table (Markdown or plain text), with a column of the pass
-    direction when any row is one direction's."""
-    split = any(pairing.direction for pairing in pairings)
-    header = ("tournament", "bot", *(("pass",) if split else ()), "deals")
+    """Return the comparison as a table (Markdown or plain text), with a column naming the
+    hands compared when any row is a part (a pass direction's, or how the hands ended)."""
+    split = any(pairing.part for pairing in pairings)
+    header = ("tournament", "bot", *(("hands",) if split else ()), "deals")
     header += ("Diff before", "Diff after", "change (95% CI)")
     rows = [
         (
             pairing.tournament,
             pairing.bot,
-            *((pairing.direction or "all",) if split else ()),
+            *((pairing.part or "all",) if split else ()),
             f"{pairing.deals:,}",
             f"{pairing.before:+.2f}",
             f"{pairing.after:+.2f}",
@@ -244,13 +322,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="also compare each bot over the deals of each pass direction on their own",
     )
+    parser.add_argument(
+        "--by-outcome",
+        action="store_true",
+        help="also split each bot's change by how its hands ended (its own moon, another "
+        "seat's, or none); both files must be journals",
+    )
     add_markdown_option(parser, "the comparison")
 
 
 def run(args: argparse.Namespace) -> int:
     """Compare the two runs and print the table; 2 when a file cannot be compared."""
     try:
-        pairings = pair_runs(read_run(args.before), read_run(args.after), args.by_direction)
+        pairings = pair_runs(
+            read_run(args.before), read_run(args.after), args.by_direction, args.by_outcome
+        )
     except RunFileError as error:
         print(error, file=sys.stderr)
         return 2

@@ -173,7 +173,7 @@ def test_by_direction_each_pass_direction_is_compared_over_its_own_deals(
     before = write_run(tmp_path / "a.json", 1, [0.0] * 8)
     after = write_run(tmp_path / "b.json", 1, [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0])
     pairings = paired.pair_runs(paired.read_run(str(before)), paired.read_run(str(after)), True)
-    assert [(p.direction, p.deals, p.change) for p in pairings] == [
+    assert [(p.part, p.deals, p.change) for p in pairings] == [
         ("", 8, 4.5),
         ("left", 2, 3.0),
         ("right", 2, 4.0),
@@ -181,8 +181,7 @@ def test_by_direction_each_pass_direction_is_compared_over_its_own_deals(
         ("hold", 2, 6.0),
     ]
     assert [
-        p.direction
-        for p in paired.pair_runs(paired.read_run(str(before)), paired.read_run(str(after)))
+        p.part for p in paired.pair_runs(paired.read_run(str(before)), paired.read_run(str(after)))
     ] == [""]
     assert main(["paired", str(before), str(after), "--by-direction", "--markdown"]) == 0
     out = capsys.readouterr().out
@@ -202,7 +201,7 @@ def test_a_journal_splits_by_its_own_pass_cycle_and_other_cycles_are_refused(
     run = paired.read_run(str(journal))
     assert run.rules.pass_cycle == ("left", "hold")
     pairings = paired.pair_runs(run, run, by_direction=True)
-    assert [(p.bot, p.direction, p.deals) for p in pairings if p.bot == "easy"] == [
+    assert [(p.bot, p.part, p.deals) for p in pairings if p.bot == "easy"] == [
         ("easy", "", 6),
         ("easy", "left", 3),
         ("easy", "hold", 3),
@@ -231,3 +230,77 @@ def test_a_reader_that_stops_early_ends_the_command_quietly(tmp_path: Path) -> N
     os.close(write)
     assert done.returncode == 0, done.stderr.decode()
     assert b"Traceback" not in done.stderr
+
+
+def write_journal(path: Path, points_by_deal: list[list[list[int]]], **rules: object) -> Path:
+    """Write a journal of tournament ``t`` (lineup a, b, b, b) whose deals' hands ended with
+    these points (per deal: per rotation, each slot's points)."""
+    header = {
+        "format": "mdhearts-deal-journal",
+        "version": 1,
+        "tournament": "t",
+        "lineup": ["a", "b", "b", "b"],
+        "rules": {"pass_cycle": ["left", "right", "across", "hold"], **rules},
+        "seed": 1,
+    }
+    lines = [json.dumps(header)]
+    for deal, rotations in enumerate(points_by_deal):
+        result = {
+            "points": [[hand[slot] for hand in rotations] for slot in range(4)],
+            "moons_shot": [0] * 4,
+            "moons_conceded": [0] * 4,
+            "decision_ms": [[1.0]] * 4,
+        }
+        lines.append(json.dumps({"deal": deal, "result": result}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_by_outcome_splits_the_change_by_how_the_hands_ended(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    quiet = [[10, 6, 10, 0], [0, 0, 13, 13], [26, 0, 0, 0], [4, 9, 9, 4]]
+    # Before: on deal 0, a shoots in the first hand and the seat after it in the second.
+    before_deals = [[[0, 26, 26, 26], [26, 0, 26, 26], [10, 6, 10, 0], [0, 0, 13, 13]], quiet]
+    # After: deal 0 has no moon, and on deal 1 a concedes one (26 off the shooter's score).
+    after_deals = [quiet, [[0, 0, 26, 0], [0, -26, 0, 0], [26, 0, 0, 0], [4, 9, 9, 4]]]
+    before = paired.read_run(str(write_journal(tmp_path / "a.ndjson", before_deals)))
+    after = paired.read_run(str(write_journal(tmp_path / "b.ndjson", after_deals)))
+    assert before.outcome_parts is not None
+    own, another, none = before.outcome_parts["t"]["a"][0]
+    assert math.isclose(own, -26 / 4)
+    assert math.isclose(another, (26 - 52 / 3) / 4)
+    assert math.isclose(none, (10 - 16 / 3 - 26 / 3) / 4)
+    pairings = paired.pair_runs(before, after, by_outcome=True)
+    for bot in ("a", "b"):
+        rows = {p.part: p for p in pairings if p.bot == bot}
+        assert list(rows) == ["", *paired.OUTCOMES]
+        # The parts add up to the whole, before, after and in the change.
+        for value in ("before", "after", "change"):
+            whole = getattr(rows[""], value)
+            assert math.isclose(whole, sum(getattr(rows[o], value) for o in paired.OUTCOMES))
+    files = [str(tmp_path / "a.ndjson"), str(tmp_path / "b.ndjson")]
+    assert main(["paired", *files, "--by-outcome"]) == 0
+    assert "a    another's moon  2" in capsys.readouterr().out
+
+
+def test_a_moon_is_three_seats_level_26_above_the_shooter() -> None:
+    assert paired.moon_shooter([26, 26, 0, 26]) == 2
+    assert paired.moon_shooter([0, 0, -26, 0]) == 2
+    assert paired.moon_shooter([0, 0, 0, 26]) is None
+    assert paired.moon_shooter([13, 13, 0, 0]) is None
+    assert paired.moon_shooter([-5, 21, 5, 5]) is None
+
+
+def test_by_outcome_refuses_a_deals_file_and_the_jack_of_diamonds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = write_journal(tmp_path / "a.ndjson", [[[0, 26, 26, 26]] * 4])
+    deals_file = write_run(tmp_path / "d.json", 1, [1.0])
+    assert main(["paired", str(deals_file), str(journal), "--by-outcome"]) == 2
+    err = capsys.readouterr().err
+    assert str(deals_file) in err and "needs a journal" in err, err
+    jack = write_journal(tmp_path / "j.ndjson", [[[0, 26, 26, 26]] * 4], jack_of_diamonds=True)
+    assert main(["paired", str(journal), str(jack), "--by-outcome"]) == 2
+    assert "jack of diamonds" in capsys.readouterr().err
+    assert main(["paired", str(journal), str(jack)]) == 0
