@@ -1304,10 +1304,10 @@ cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogi
     return kind
 
 
-cdef i64 c_learned_log(const Pos* pos, u64 legal, int card, const i64* weights,
-                       double mix) noexcept nogil:
-    """Return the log-probability of ``card`` among ``legal`` (see the twin)."""
-    return <i64>floor(LOG_UNIT * c_learned_nats(pos, legal, card, weights, mix) + 0.5)
+cdef inline i64 c_log_units(double nats) noexcept nogil:
+    """Return a log-probability in nats as a whole number of ``1 / LOG_UNIT`` nats (the twin's
+    ``_learned_log_weight``)."""
+    return <i64>floor(LOG_UNIT * nats + 0.5)
 
 
 cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weights,
@@ -1393,6 +1393,34 @@ cdef struct Reading:
     double log_second
 
 
+cdef double c_memo_nats(const Pos* pos, u64 legal, int card, const Reading* reading,
+                        u64* keys, double* values, u64 mask) noexcept nogil:
+    """Return ``c_learned_nats`` of one play of the history, computed once per distinct key
+    among the pool's deals. Beside what all deals share (the tricks so far), the model reads
+    only the hand of the seat to move, and of a hand that follows suit only its cards of the
+    led suit (the features of a card look at its own suit, and at the Q♠ only for a spade):
+    that part of the hand is the key. ``keys`` (0: empty; a key never is) and ``values`` are
+    the play's open-addressed table of ``mask + 1`` slots, more than the deals."""
+    cdef u64 hand = pos.hands[(pos.leader + pos.count) & 3]
+    cdef u64 led_suit
+    cdef u64 key = hand
+    cdef u64 slot
+    cdef double value
+    if pos.count:
+        led_suit = suit_mask(pos.trick[0] // 13)
+        if legal & led_suit:
+            key = hand & led_suit
+    slot = ((key * <u64>0x9E3779B97F4A7C15) >> 32) & mask
+    while keys[slot] != 0:
+        if keys[slot] == key:
+            return values[slot]
+        slot = (slot + 1) & mask
+    value = c_learned_nats(pos, legal, card, reading.weights, reading.mix)
+    keys[slot] = key
+    values[slot] = value
+    return value
+
+
 cdef list c_read_plays(deals, history, Reading* reading):
     """Replay the history on every deal and return each deal's summed log-weight of the other
     seats' plays with a choice: by the evidence table, the learned model, or their mixture per
@@ -1409,6 +1437,13 @@ cdef list c_read_plays(deals, history, Reading* reading):
     cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
     cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
     cdef int mode = reading.mode
+    # Each play's table of learned log-probabilities by key (``c_memo_nats``).
+    cdef u64 slots = 2
+    while slots < 2 * <u64>n_deals:
+        slots <<= 1
+    cdef u64* memo_keys = NULL
+    cdef double* memo_values = NULL
+    cdef double nats
     cdef int c_flags = flags
     cdef int c_leader = leader
     cdef int c_observer = observer
@@ -1425,6 +1460,11 @@ cdef list c_read_plays(deals, history, Reading* reading):
     try:
         if n_cards > 52:
             raise ValueError("a history holds at most 52 cards")
+        if mode != READ_TABLE and n_cards:
+            memo_keys = <u64*>calloc(n_cards * slots, sizeof(u64))
+            memo_values = <double*>malloc(n_cards * slots * sizeof(double))
+            if memo_keys == NULL or memo_values == NULL:
+                raise MemoryError()
         for i in range(n_cards):
             c_cards[i] = cards[i]
         for index in range(n_deals):
@@ -1473,20 +1513,19 @@ cdef list c_read_plays(deals, history, Reading* reading):
                                     kind = 2
                                 entry = reading.table[
                                     (kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
+                            if mode != READ_TABLE:
+                                nats = c_memo_nats(&pos, legal, c_cards[i], reading,
+                                                   memo_keys + i * slots,
+                                                   memo_values + i * slots, slots - 1)
                             if mode == READ_TABLE:
                                 total += entry
                             elif mode == READ_LEARNED:
-                                total += c_learned_log(&pos, legal, c_cards[i], reading.weights,
-                                                       reading.mix)
+                                total += c_log_units(nats)
                             elif mode == READ_PLAYS:
-                                total += c_mix_logs(
-                                    c_learned_nats(&pos, legal, c_cards[i], reading.weights,
-                                                   reading.mix),
-                                    <double>entry / LOG_UNIT, reading.log_first,
-                                    reading.log_second)
+                                total += c_mix_logs(nats, <double>entry / LOG_UNIT,
+                                                    reading.log_first, reading.log_second)
                             else:
-                                learned[seat] += c_learned_log(&pos, legal, c_cards[i],
-                                                               reading.weights, reading.mix)
+                                learned[seat] += c_log_units(nats)
                                 explored[seat] += entry
                                 chosen[seat] = 1
                     c_apply(&pos, c_cards[i], c_flags)
@@ -1501,6 +1540,8 @@ cdef list c_read_plays(deals, history, Reading* reading):
     finally:
         free(hands)
         free(totals)
+        free(memo_keys)
+        free(memo_values)
 
 
 cdef void read_evidence_table(log_weights, Reading* reading) except *:
