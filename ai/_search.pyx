@@ -1305,8 +1305,8 @@ cdef int c_card_features(const Pos* pos, u64 legal, int* features) noexcept nogi
 
 
 cdef inline i64 c_log_units(double nats) noexcept nogil:
-    """Return a log-probability in nats as a whole number of ``1 / LOG_UNIT`` nats (the twin's
-    ``_learned_log_weight``)."""
+    """Return a log-probability in nats as a whole number of ``1 / LOG_UNIT`` nats, rounded as
+    the twin's ``_learned_log_weight`` rounds."""
     return <i64>floor(LOG_UNIT * nats + 0.5)
 
 
