@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from ai.knowledge import Knowledge
 from ai.passing import HIGH_SPADES, LOW_SPADES_MASK, spade_guarded
+from ai.play_model import load_play_model
 from ai.sampler import DealSampler
 from ai.search import (
     EVIDENCE_SIZE,
@@ -112,8 +113,14 @@ class PlayModel:
 #: measured with ``python -m bench moons --losers N``).
 RUNNER_WEIGHTS = (25.0, 5.0, 3.0, 1.5, 1.2, 1.0)
 
-#: The model the hard bot reads plays with (chosen with ``python -m bench inference``).
-DEFAULT_MODEL = PlayModel()
+#: The prior probability that another seat plays by the learned model rather than by the
+#: explorations, in the hard bot's mixture (``PlayModel.mixture``).
+MIXTURE_PRIOR = 0.5
+
+#: The model the hard bot reads plays with: each other seat by the mixture of the learned model
+#: fitted to the bot's own plays (``ai/play_model.json``) and the explorations, the pass by its
+#: high spades (chosen with ``python -m bench inference`` and ``python -m bench strength``).
+DEFAULT_MODEL = PlayModel(learned=load_play_model(), mixture=MIXTURE_PRIOR)
 
 
 def play_history(observation: Observation) -> History | None:

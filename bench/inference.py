@@ -29,6 +29,7 @@ from pathlib import Path
 from ai.bot import close_bot
 from ai.inference import (
     DEFAULT_MODEL,
+    MIXTURE_PRIOR,
     POOL_FACTOR,
     DealReader,
     PlayModel,
@@ -60,10 +61,9 @@ COST = "µs a deal"
 #: The model name that reads plays with the learned model (``ai.play_model``).
 LEARNED = "learned"
 #: Model names that read each seat (or each play) by a mixture of the learned model and
-#: today's explorations, and the mixture's default prior on the learned model.
+#: today's explorations (with the prior ``ai.inference.MIXTURE_PRIOR`` unless named).
 MIXED = "mixed"
 MIXED_PLAY = "mixed-play"
-MIXTURE_PRIOR = 0.5
 WATCHED = {
     "Q♠": QUEEN_OF_SPADES,
     "A♠": make_card(12, SPADES),
@@ -179,6 +179,8 @@ def parse_pool(text: str) -> int:
 
 def model_name(model: PlayModel) -> str:
     """Return a model as its command-line form."""
+    if model.learned is not None:
+        return learned_name(model)
     name = f"{model.lead:g},{model.follow:g},{model.discard:g},{model.queen:g}"
     return name if model.passing is None else f"{name},{model.passing:g}"
 
@@ -228,8 +230,6 @@ class Reader:
     def name(self) -> str:
         """Return the model's command-line form, with the pool when it is not the default."""
         name = model_name(self.model)
-        if self.model.learned is not None:
-            name = learned_name(self.model)
         return name if self.pool_factor == POOL_FACTOR else f"{name} pool×{self.pool_factor}"
 
 

@@ -20,6 +20,7 @@ from xml.etree import ElementTree
 
 import pytest
 
+from ai.play_model import DEFAULT_PATH
 from game.paths import asset_path, assets_dir
 from game.table.fonts import FONT_FILES
 from game.version import VERSION, version_numbers
@@ -215,6 +216,9 @@ def test_every_asset_is_bundled_where_the_frozen_game_looks(
     shipped = {p.relative_to(ROOT / "assets") for p in (ROOT / "assets").rglob("*") if p.is_file()}
     bundled = {p.relative_to(assets_dir()) for p in assets_dir().rglob("*") if p.is_file()}
     assert shipped <= bundled, f"not bundled: {sorted(map(str, shipped - bundled))}"
+    # The hard bot's learned model of play, beside its module as the frozen ai/ package has it.
+    play_model = tmp_path / DEFAULT_PATH.relative_to(ROOT)
+    assert play_model.is_file() and play_model.read_bytes() == DEFAULT_PATH.read_bytes()
 
 
 @pytest.mark.parametrize("platform", ["linux", "win32", "darwin"])

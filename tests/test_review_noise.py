@@ -121,26 +121,40 @@ def agreement_positions(count: int) -> list[Decision]:
     return found[:count]
 
 
-def test_the_hint_agrees_with_every_clear_call_of_the_review_on_200_positions() -> None:
+#: Positions of the 200 where the hint may contradict the review (its clear calls or its best
+#: choices). The margin is three standard errors, so noise alone contradicts a clear call a few
+#: times in a thousand: 68 runs of this loop on other seeds (two readers) found at most one in
+#: 200 positions, in 11 of the 68.
+CONTRADICTIONS_ALLOWED = 1
+
+
+def test_the_hint_agrees_with_the_clear_calls_of_the_review_on_200_positions() -> None:
     # The hint is the same evaluation (``analyse``) on other deals (another seed), with at
     # least the review's deals. Whenever the review calls the chosen action clearly worse,
     # the hint does not recommend it; whenever the review names one best choice clear of
-    # every other, the hint recommends exactly that one; and in every case the hint's choice
-    # is among the review's best choices (those not clearly worse than its best).
+    # every other, the hint recommends exactly that one; and the hint's choice is among the
+    # review's best choices (those not clearly worse than its best). Each holds in every
+    # position but, by the search's noise, at most one of the 200.
     decisions = agreement_positions(200)
     assert sum(1 for d in decisions if d.kind == "pass") >= 10
     single = clear = 0
+    contradicted: list[tuple[int, str]] = []
     for number, decision in enumerate(decisions):
         review = review_decision(decision, REVIEW_SAMPLES, seed=number)
         hint = analyse(decision.observation, HINT_SAMPLES, seed=10_000 + number)
         recommended = hint.candidates[hint.best]
-        assert recommended in review.best_choices, (number, review, recommended)
+        if recommended not in review.best_choices:
+            contradicted.append((number, f"hint {recommended} not among {review.best_choices}"))
         if review.loss > 0 and review.clear:
             clear += 1
-            assert recommended != tuple(sorted(decision.chosen)), number
+            if recommended == tuple(sorted(decision.chosen)):
+                contradicted.append((number, f"hint {recommended} clearly worse by the review"))
         if not review.close:
             single += 1
-            assert recommended == review.best, number
+            if recommended != review.best:
+                contradicted.append((number, f"hint {recommended}, the one best {review.best}"))
+    positions = {number for number, _ in contradicted}
+    assert len(positions) <= CONTRADICTIONS_ALLOWED, contradicted
     # The test means something: many calls were clear, and many positions had one best.
-    print(f"clear calls {clear}, one best choice {single}")
+    print(f"clear calls {clear}, one best choice {single}, contradicted {contradicted}")
     assert clear > 40 and single > 50, (clear, single)

@@ -38,14 +38,18 @@ def test_the_reading_table_times_each_reader_on_the_same_positions(
     assert "5 ms" in title and "2 positions" in title
     assert [row[0] for row in rows] == [
         "plays and the pass",
+        "plays by the explorations alone, and the pass",
         "plays only",
         "nothing (uniform deals)",
     ]
     # Samples in 5 ms depend on the machine: only their form is checked.
     assert all(row[1].replace(",", "").isdigit() for row in rows)
     assert readers[0] == DEFAULT_MODEL and DEFAULT_MODEL.passing is not None
-    assert readers[1] is not None and readers[1].passing is None
-    assert readers[1].lead == DEFAULT_MODEL.lead and readers[2] is None
+    assert DEFAULT_MODEL.learned is not None and DEFAULT_MODEL.mixture is not None
+    assert readers[1] is not None and readers[1].learned is None and readers[1].mixture is None
+    assert readers[1].passing == DEFAULT_MODEL.passing
+    assert readers[2] is not None and readers[2].passing is None
+    assert readers[2].lead == DEFAULT_MODEL.lead and readers[3] is None
 
 
 def test_the_tallies_table_times_the_same_valuation_with_and_without_them() -> None:
