@@ -6,6 +6,8 @@ every deal of a *pool* is weighed by the likelihood of every other seat's plays 
 softened model of play: the rollout policy's card (``ai.search_py``), mixed with a uniformly
 random legal card with probability ``exploration``, one per kind of play. Leads say little,
 discards more, and a player who could throw the Q♠ safely and does not almost surely lacks it.
+The hard bot's model (``DEFAULT_MODEL``) reads each other seat by a mixture of that model and a
+learned model of play (``ai.play_model``), each weighed by how well it explains the seat's plays.
 Deals are then drawn from the pool in proportion to their weights (importance resampling),
 ``BLOCK`` at a time from a pool ``POOL_FACTOR`` times larger (or as many times as the reader is
 told).
