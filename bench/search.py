@@ -426,13 +426,14 @@ def decision_tables(
 
 def reading_table(early: Sequence[Observation], budget_ms: float) -> ResultTable:
     """Time the hard bot at ``budget_ms`` on ``early`` positions of hands with a pass, reading
-    the plays and the pass, the plays by the explorations alone (when the bot also reads them
-    with a learned model) and the pass, the plays only, and nothing (uniform deals)."""
-    explorations = dataclasses.replace(DEFAULT_MODEL, learned=None, mixture=None)
-    readers: list[tuple[str, PlayModel | None]] = [("plays and the pass", DEFAULT_MODEL)]
-    if explorations != DEFAULT_MODEL:
-        readers.append(("plays by the explorations alone, and the pass", explorations))
-    readers += [
+    the plays and the pass, the plays by the explorations alone and the pass, the plays only,
+    and nothing (uniform deals)."""
+    readers: list[tuple[str, PlayModel | None]] = [
+        ("plays and the pass", DEFAULT_MODEL),
+        (
+            "plays by the explorations alone, and the pass",
+            dataclasses.replace(DEFAULT_MODEL, learned=None, mixture=None),
+        ),
         ("plays only", dataclasses.replace(DEFAULT_MODEL, passing=None)),
         ("nothing (uniform deals)", None),
     ]
