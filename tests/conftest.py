@@ -1,6 +1,8 @@
 """Shared test setup: headless SDL, and telemetry and game files kept out of the user's folders."""
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -11,8 +13,19 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-os.environ.setdefault("MDH_TELEMETRY_DIR", tempfile.mkdtemp(prefix="mdh-telemetry-"))
-os.environ.setdefault("MDH_HOME", tempfile.mkdtemp(prefix="mdh-home-"))
+
+
+def _set_scratch_folder(variable: str, prefix: str) -> None:
+    """Point ``variable`` at a fresh folder removed when this process ends, unless it is set
+    (as in the workers of a parallel run, which share the folders of the run that started them)."""
+    if variable not in os.environ:
+        folder = tempfile.mkdtemp(prefix=prefix)
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        os.environ[variable] = folder
+
+
+_set_scratch_folder("MDH_TELEMETRY_DIR", "mdh-telemetry-")
+_set_scratch_folder("MDH_HOME", "mdh-home-")
 
 
 @pytest.fixture
