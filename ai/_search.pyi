@@ -53,8 +53,14 @@ def play_evidence(
 ) -> list[int]: ...
 def tempered_weights(log_weights: Sequence[int], minimum: float) -> tuple[list[float], float]: ...
 def card_features(hands: Sequence[int], table: Table) -> tuple[int, list[tuple[int, ...]]]: ...
+
+class PlayMemo: ...
+
 def learned_evidence(
-    deals: Sequence[Sequence[int]], history: History, model: LearnedModel
+    deals: Sequence[Sequence[int]],
+    history: History,
+    model: LearnedModel,
+    memo: PlayMemo | None = None,
 ) -> list[int]: ...
 def mixed_evidence(
     deals: Sequence[Sequence[int]],
@@ -63,4 +69,5 @@ def mixed_evidence(
     model: LearnedModel,
     prior: float,
     per_play: bool = False,
+    memo: PlayMemo | None = None,
 ) -> list[int]: ...

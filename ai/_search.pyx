@@ -1393,38 +1393,148 @@ cdef struct Reading:
     double log_second
 
 
-cdef double c_memo_nats(const Pos* pos, u64 legal, int card, const Reading* reading,
-                        u64* keys, double* values, u64 mask) noexcept nogil:
-    """Return ``c_learned_nats`` of one play of the history, computed once per distinct key
-    among the pool's deals. Beside what all deals share (the tricks so far), the model reads
-    only the hand of the seat to move, and of a hand that follows suit only its cards of the
-    led suit (the features of a card look at its own suit, and at the Q♠ only for a spade):
-    that part of the hand is the key. ``keys`` (0: empty; a key never is) and ``values`` are
-    the play's open-addressed table of ``mask + 1`` slots, more than the deals."""
+cdef struct MemoSlot:
+    u64 key
+    double nats
+    i64 entry
+
+
+cdef struct MemoTable:
+    # Open-addressed by key (0: empty; a key never is), ``mask + 1`` slots (a power of two),
+    # ``stored`` of them used, at most half; NULL until the first play is kept.
+    MemoSlot* slots
+    u64 mask
+    u64 stored
+
+
+cdef enum:
+    # A memo table's first and largest number of slots.
+    MEMO_FIRST_SLOTS = 64
+    MEMO_MOST_SLOTS = 1 << 16
+
+
+cdef inline u64 c_memo_index(u64 key, u64 mask) noexcept nogil:
+    return ((key * <u64>0x9E3779B97F4A7C15) >> 32) & mask
+
+
+cdef bint c_memo_grow(MemoTable* table) noexcept nogil:
+    """Double the table's slots (or make its first ones), keeping what it holds; return False
+    if it is at its largest or the memory is not there (the table is then as it was)."""
+    cdef u64 size = MEMO_FIRST_SLOTS if table.slots == NULL else 2 * (table.mask + 1)
+    cdef MemoSlot* grown
+    cdef u64 old, index
+    if size > MEMO_MOST_SLOTS:
+        return False
+    grown = <MemoSlot*>calloc(size, sizeof(MemoSlot))
+    if grown == NULL:
+        return False
+    if table.slots != NULL:
+        for old in range(table.mask + 1):
+            if table.slots[old].key != 0:
+                index = c_memo_index(table.slots[old].key, size - 1)
+                while grown[index].key != 0:
+                    index = (index + 1) & (size - 1)
+                grown[index] = table.slots[old]
+        free(table.slots)
+    table.slots = grown
+    table.mask = size - 1
+    return True
+
+
+cdef const MemoSlot* c_memo_slot(const Pos* pos, u64 legal, int card, int flags,
+                                 const Reading* reading, MemoTable* table,
+                                 MemoSlot* spare) noexcept nogil:
+    """Return what the reading makes of one play of the history: its learned log-probability
+    in nats (``nats``, unless ``reading.mode`` is ``READ_TABLE``) and its evidence table
+    entry (``entry``, unless it is ``READ_LEARNED``), computed once per distinct key among the
+    deals read and kept in the play's ``table``. Beside what all deals share (the tricks so
+    far), the learned model reads only the hand of the seat to move, and of a hand that follows
+    suit only its cards of the led suit (the features of a card look at its own suit, and at
+    the Q♠ only for a spade); the rollout policy behind the table reads that too, and which
+    seat is running for the moon (``c_runner``, which looks at the other hands): they are the
+    key. A play the table has no room for is computed into ``spare``."""
     cdef u64 hand = pos.hands[(pos.leader + pos.count) & 3]
-    cdef u64 led_suit
     cdef u64 key = hand
-    cdef u64 slot
-    cdef double value
-    if pos.count:
-        led_suit = suit_mask(pos.trick[0] // 13)
-        if legal & led_suit:
-            key = hand & led_suit
-    slot = ((key * <u64>0x9E3779B97F4A7C15) >> 32) & mask
-    while keys[slot] != 0:
-        if keys[slot] == key:
-            return values[slot]
-        slot = (slot + 1) & mask
-    value = c_learned_nats(pos, legal, card, reading.weights, reading.mix)
-    keys[slot] = key
-    values[slot] = value
-    return value
+    cdef u64 index
+    cdef u64 state = 0
+    cdef MemoSlot* slot = spare
+    cdef int choice, kind
+    if pos.count and legal & suit_mask(pos.trick[0] // 13):
+        key = hand & suit_mask(pos.trick[0] // 13)
+    if reading.mode != READ_LEARNED:
+        key |= (<u64>(c_runner(pos) + 1)) << 52
+    if table.slots != NULL:
+        index = c_memo_index(key, table.mask)
+        while table.slots[index].key != 0:
+            if table.slots[index].key == key:
+                return &table.slots[index]
+            index = (index + 1) & table.mask
+    if (table.slots != NULL and 2 * (table.stored + 1) <= table.mask + 1) or c_memo_grow(table):
+        index = c_memo_index(key, table.mask)
+        while table.slots[index].key != 0:
+            index = (index + 1) & table.mask
+        slot = &table.slots[index]
+        slot.key = key
+        table.stored += 1
+    if reading.mode != READ_TABLE:
+        slot.nats = c_learned_nats(pos, legal, card, reading.weights, reading.mix)
+    if reading.mode != READ_LEARNED:
+        choice = c_policy(pos, flags, &state, 0)
+        if choice == QUEEN_OF_SPADES:
+            kind = 3
+        elif pos.count == 0:
+            kind = 0
+        elif legal & suit_mask(pos.trick[0] // 13):
+            kind = 1
+        else:
+            kind = 2
+        slot.entry = reading.table[
+            (kind * 2 + (1 if choice == card else 0)) * SIDE + mdh_popcount(legal)]
+    return slot
 
 
-cdef list c_read_plays(deals, history, Reading* reading):
+cdef class PlayMemo:
+    """What the calls of the deal readers given this memo have made of the history's plays, by
+    play and by key (``c_memo_slot``): one decision reads many pools of deals on one history,
+    and every call after the first finds most of it. It holds one history and one reading;
+    given another, it starts again."""
+
+    cdef MemoTable tables[52]
+    cdef object held
+
+    def __cinit__(self):
+        cdef int i
+        for i in range(52):
+            self.tables[i].slots = NULL
+            self.tables[i].mask = 0
+            self.tables[i].stored = 0
+        self.held = None
+
+    def __dealloc__(self):
+        self.clear()
+
+    cdef void clear(self) noexcept:
+        cdef int i
+        for i in range(52):
+            free(self.tables[i].slots)
+            self.tables[i].slots = NULL
+            self.tables[i].mask = 0
+            self.tables[i].stored = 0
+
+    cdef void hold(self, object reading) except *:
+        """Start again unless the memo already holds ``reading`` (a history and what reads
+        it, as values)."""
+        if self.held != reading:
+            self.clear()
+            self.held = reading
+
+
+cdef list c_read_plays(deals, history, Reading* reading, PlayMemo memo, model, log_weights):
     """Replay the history on every deal and return each deal's summed log-weight of the other
     seats' plays with a choice: by the evidence table, the learned model, or their mixture per
-    seat or per play, as ``reading.mode`` says (the twin's ``_choices`` and its callers)."""
+    seat or per play, as ``reading.mode`` says (the twin's ``_choices`` and its callers). What
+    it makes of each play is kept in ``memo`` for later calls on the same history with the
+    same ``model`` and ``log_weights`` (when given), else for this call only."""
     leader, cards, observer, flags = history
     cdef int n_cards = len(cards)
     cdef int n_deals = len(deals)
@@ -1437,21 +1547,14 @@ cdef list c_read_plays(deals, history, Reading* reading):
     cdef u64* hands = <u64*>malloc(max(4 * n_deals, 1) * sizeof(u64))
     cdef i64* totals = <i64*>malloc(max(n_deals, 1) * sizeof(i64))
     cdef int mode = reading.mode
-    # Each play's table of learned log-probabilities by key (``c_memo_nats``).
-    cdef u64 slots = 2
-    while slots < 2 * <u64>n_deals:
-        slots <<= 1
-    cdef u64* memo_keys = NULL
-    cdef double* memo_values = NULL
-    cdef double nats
+    cdef MemoSlot spare
+    cdef const MemoSlot* read
     cdef int c_flags = flags
     cdef int c_leader = leader
     cdef int c_observer = observer
-    cdef int i, seat, index, n, choice, kind
+    cdef int i, seat, index, n
     cdef i64 total
-    cdef i64 entry = 0
     cdef u64 legal
-    cdef u64 state = 0
     cdef Pos pos
     if hands == NULL or totals == NULL:
         free(hands)
@@ -1460,11 +1563,12 @@ cdef list c_read_plays(deals, history, Reading* reading):
     try:
         if n_cards > 52:
             raise ValueError("a history holds at most 52 cards")
-        if mode != READ_TABLE and n_cards:
-            memo_keys = <u64*>calloc(n_cards * slots, sizeof(u64))
-            memo_values = <double*>malloc(n_cards * slots * sizeof(double))
-            if memo_keys == NULL or memo_values == NULL:
-                raise MemoryError()
+        if memo is None:
+            memo = PlayMemo()
+        else:
+            memo.hold((c_leader, tuple(cards), c_observer, c_flags, mode,
+                       None if model is None else (tuple(model[0]), model[1]),
+                       None if log_weights is None else tuple(log_weights)))
         for i in range(n_cards):
             c_cards[i] = cards[i]
         for index in range(n_deals):
@@ -1501,32 +1605,18 @@ cdef list c_read_plays(deals, history, Reading* reading):
                         legal = c_legal(&pos, c_flags)
                         n = mdh_popcount(legal)
                         if n > 1:
-                            if mode != READ_LEARNED:
-                                choice = c_policy(&pos, c_flags, &state, 0)
-                                if choice == QUEEN_OF_SPADES:
-                                    kind = 3
-                                elif pos.count == 0:
-                                    kind = 0
-                                elif legal & suit_mask(pos.trick[0] // 13):
-                                    kind = 1
-                                else:
-                                    kind = 2
-                                entry = reading.table[
-                                    (kind * 2 + (1 if choice == c_cards[i] else 0)) * SIDE + n]
-                            if mode != READ_TABLE:
-                                nats = c_memo_nats(&pos, legal, c_cards[i], reading,
-                                                   memo_keys + i * slots,
-                                                   memo_values + i * slots, slots - 1)
+                            read = c_memo_slot(&pos, legal, c_cards[i], c_flags, reading,
+                                               &memo.tables[i], &spare)
                             if mode == READ_TABLE:
-                                total += entry
+                                total += read.entry
                             elif mode == READ_LEARNED:
-                                total += c_log_units(nats)
+                                total += c_log_units(read.nats)
                             elif mode == READ_PLAYS:
-                                total += c_mix_logs(nats, <double>entry / LOG_UNIT,
+                                total += c_mix_logs(read.nats, <double>read.entry / LOG_UNIT,
                                                     reading.log_first, reading.log_second)
                             else:
-                                learned[seat] += c_log_units(nats)
-                                explored[seat] += entry
+                                learned[seat] += c_log_units(read.nats)
+                                explored[seat] += read.entry
                                 chosen[seat] = 1
                     c_apply(&pos, c_cards[i], c_flags)
                 if mode == READ_SEATS:
@@ -1540,8 +1630,6 @@ cdef list c_read_plays(deals, history, Reading* reading):
     finally:
         free(hands)
         free(totals)
-        free(memo_keys)
-        free(memo_values)
 
 
 cdef void read_evidence_table(log_weights, Reading* reading) except *:
@@ -1568,19 +1656,20 @@ def play_evidence(deals, history, log_weights):
         raise ValueError("a history holds at most 52 cards and the table 112 entries")
     reading.mode = READ_TABLE
     read_evidence_table(log_weights, &reading)
-    return c_read_plays(deals, history, &reading)
+    return c_read_plays(deals, history, &reading, None, None, None)
 
 
-def learned_evidence(deals, history, model):
+def learned_evidence(deals, history, model, PlayMemo memo=None):
     """Return, per deal, the summed log-probability of the other seats' plays under a learned
     model (see the twin)."""
     cdef Reading reading
     reading.mode = READ_LEARNED
     read_learned_model(model, &reading)
-    return c_read_plays(deals, history, &reading)
+    return c_read_plays(deals, history, &reading, memo, model, None)
 
 
-def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False):
+def mixed_evidence(deals, history, log_weights, model, double prior, per_play=False,
+                   PlayMemo memo=None):
     """Return, per deal, the log-likelihood of the other seats' plays under a mixture of a
     learned model and the evidence table's model, per seat or per play (see the twin)."""
     from ai.search_py import check_mixture
@@ -1590,4 +1679,4 @@ def mixed_evidence(deals, history, log_weights, model, double prior, per_play=Fa
     reading.log_first, reading.log_second = check_mixture(log_weights, prior)
     reading.mode = READ_PLAYS if per_play else READ_SEATS
     read_evidence_table(log_weights, &reading)
-    return c_read_plays(deals, history, &reading)
+    return c_read_plays(deals, history, &reading, memo, model, log_weights)

@@ -43,6 +43,7 @@ from ai.search import (
     History,
     LearnedModel,
     PassRecord,
+    PlayMemo,
     deal_plan,
     learned_evidence,
     mixed_evidence,
@@ -272,6 +273,8 @@ class DealReader:
     _table: tuple[int, ...] = ()
     _runner_table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
+    #: The learned model's probabilities of the history's plays, kept from block to block.
+    _memo: PlayMemo = field(default_factory=PlayMemo)
 
     def __post_init__(self) -> None:
         self._table = self.model.log_weights()
@@ -305,9 +308,10 @@ class DealReader:
                 learned,
                 self.model.mixture,
                 self.model.mix_per_play,
+                self._memo,
             )
         elif self.history is not None and learned is not None:
-            log_weights = learned_evidence(pool, self.history, learned)
+            log_weights = learned_evidence(pool, self.history, learned, self._memo)
         elif self.history is not None:
             log_weights = play_evidence(pool, self.history, self._table)
         if self.passes is not None:

@@ -8,6 +8,8 @@ runs once per decision).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ai import search_py
 from ai.search_py import (
     EPSILON,
@@ -45,6 +47,11 @@ from ai.search_py import (
 from core.native import load_native, same_function
 
 _implementation, COMPILED = load_native("ai._search", search_py)
+
+if TYPE_CHECKING:
+    from ai.search_py import PlayMemo
+else:
+    PlayMemo = _implementation.PlayMemo
 
 card_features = same_function(search_py.card_features, _implementation)
 evaluate = same_function(search_py.evaluate, _implementation)
@@ -88,6 +95,7 @@ __all__ = [
     "History",
     "LearnedModel",
     "PassRecord",
+    "PlayMemo",
     "Table",
     "card_features",
     "check_learned_model",

@@ -988,12 +988,23 @@ def _learned_log(pos: _Pos, legal: int, card: int, model: LearnedModel) -> float
     return math.log(probability)
 
 
+class PlayMemo:
+    """What one decision's calls of the learned readers keep between them. The compiled kernel
+    keeps the learned probability of each play of the history by the part of the hand the model
+    reads, and starts again for another history or model; this twin computes every play, so
+    that the two compared find a memo that returns a wrong value."""
+
+
 def learned_evidence(
-    deals: Sequence[Sequence[int]], history: History, model: LearnedModel
+    deals: Sequence[Sequence[int]],
+    history: History,
+    model: LearnedModel,
+    memo: PlayMemo | None = None,
 ) -> list[int]:
     """Return, per deal (every seat's current hand), the summed log-probability (in
     ``1 / LOG_UNIT`` nats) of the history's plays by the other seats that had a choice, under a
-    learned model (``LearnedModel``)."""
+    learned model (``LearnedModel``). Calls on the same history and model may share a
+    ``memo`` (``PlayMemo``): the results are the same."""
     check_learned_model(model)
     players, played_by = _played(history)
     return [
@@ -1071,11 +1082,12 @@ def mixed_evidence(
     model: LearnedModel,
     prior: float,
     per_play: bool = False,
+    memo: PlayMemo | None = None,
 ) -> list[int]:
     """Return, per deal (every seat's current hand), the log-likelihood (in ``1 / LOG_UNIT``
     nats) of the other seats' plays under a mixture of the learned model (``model``, with
     probability ``prior``) and the evidence table's model (``log_weights``, as in
-    ``play_evidence``).
+    ``play_evidence``). Calls may share a ``memo`` as in ``learned_evidence``.
 
     Per seat (the default), each other seat ``s`` plays by one model throughout the hand: its
     term is ``log(prior · e^A + (1 − prior) · e^B)`` (``_mix_logs``), ``A`` and ``B`` its
