@@ -1497,7 +1497,8 @@ cdef class PlayMemo:
     """What the calls of the deal readers given this memo have made of the history's plays, by
     play and by key (``c_memo_slot``): one decision reads many pools of deals on one history,
     and every call after the first finds most of it. It holds one history and one reading;
-    given another, it starts again."""
+    given another, it starts again. One thread uses it at a time (the reader runs without the
+    GIL)."""
 
     cdef MemoTable tables[52]
     cdef object held

@@ -273,7 +273,7 @@ class DealReader:
     _table: tuple[int, ...] = ()
     _runner_table: tuple[int, ...] = ()
     _block: tuple[int, list[Deal]] | None = None
-    #: The learned model's probabilities of the history's plays, kept from block to block.
+    #: What the reader made of each play of the history, kept from pool to pool.
     _memo: PlayMemo = field(default_factory=PlayMemo)
 
     def __post_init__(self) -> None:

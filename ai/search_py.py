@@ -990,9 +990,10 @@ def _learned_log(pos: _Pos, legal: int, card: int, model: LearnedModel) -> float
 
 class PlayMemo:
     """What one decision's calls of the learned readers keep between them. The compiled kernel
-    keeps the learned probability of each play of the history by the part of the hand the model
-    reads, and starts again for another history or model; this twin computes every play, so
-    that the two compared find a memo that returns a wrong value."""
+    keeps each play's learned probability and evidence table entry by what of the deal they
+    read, and starts again for another history, model or table; this twin computes every play,
+    so comparing the two finds a memo that returns a wrong value. One thread uses a memo at a
+    time."""
 
 
 def learned_evidence(
