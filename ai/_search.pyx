@@ -1310,26 +1310,70 @@ cdef inline i64 c_log_units(double nats) noexcept nogil:
     return <i64>floor(LOG_UNIT * nats + 0.5)
 
 
-cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weights,
-                           double mix) noexcept nogil:
-    """Return the log-probability of ``card`` among ``legal`` in nats (the twin's
-    ``_learned_log``)."""
+cdef void c_logits(const Pos* pos, u64 legal, const i64* weights, i64* logits) noexcept nogil:
+    """Write the learned logit of each card of ``legal``, lowest first."""
     cdef int features[13 * N_FEATURES]
-    cdef i64 logits[13]
     cdef int kind = c_card_features(pos, legal, features)
-    cdef int n = mdh_popcount(legal)
     cdef const i64* w = weights + kind * N_FEATURES
     cdef int row, k
-    cdef i64 top, logit
-    cdef double total = 0.0
-    cdef double chosen = 0.0
-    cdef double value, probability
-    cdef u64 mask = legal
-    for row in range(n):
+    cdef i64 logit
+    for row in range(mdh_popcount(legal)):
         logit = 0
         for k in range(N_FEATURES):
             logit += w[k] * features[row * N_FEATURES + k]
         logits[row] = logit
+
+
+cdef struct SuitCache:
+    # A play's learned logits of a suit's legal cards (13 a place) by key: the suit, the hand's
+    # and the legal cards of it (0: empty; a key never is); one place per key, the last kept.
+    u64* keys
+    i64* logits
+
+
+cdef enum:
+    # Places of a play's ``SuitCache`` (a power of two).
+    SUIT_CACHE_SIZE = 1024
+
+
+cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weights,
+                           double mix, const SuitCache* suits) noexcept nogil:
+    """Return the log-probability of ``card`` among ``legal`` in nats (the twin's
+    ``_learned_log``). A lead's or a discard's logits are taken suit by suit from ``suits``
+    (when it has its memory) where found: a card's features read of the hand only its own suit (and
+    whether the Q♠ is held, for a spade), so the logits of a suit's legal cards depend on the
+    hand's and the legal cards of that suit beside what the deals share."""
+    cdef i64 logits[13]
+    cdef int n = mdh_popcount(legal)
+    cdef int row, suit, held, k
+    cdef i64 top
+    cdef u64 in_suit, key
+    cdef u64 hand = pos.hands[(pos.leader + pos.count) & 3]
+    cdef u64 place
+    cdef i64* cached
+    cdef double total = 0.0
+    cdef double chosen = 0.0
+    cdef double value, probability
+    cdef u64 mask = legal
+    if suits.keys != NULL and (pos.count == 0 or (legal & suit_mask(pos.trick[0] // 13)) == 0):
+        row = 0
+        for suit in range(4):
+            in_suit = legal & suit_mask(suit)
+            if in_suit == 0:
+                continue
+            held = mdh_popcount(in_suit)
+            key = (((hand & suit_mask(suit)) >> (13 * suit))
+                   | ((in_suit >> (13 * suit)) << 13) | (<u64>(suit + 4) << 26))
+            place = ((key * <u64>0x9E3779B97F4A7C15) >> 32) & (SUIT_CACHE_SIZE - 1)
+            cached = suits.logits + 13 * place
+            if suits.keys[place] != key:
+                c_logits(pos, in_suit, weights, cached)
+                suits.keys[place] = key
+            for k in range(held):
+                logits[row + k] = cached[k]
+            row += held
+    else:
+        c_logits(pos, legal, weights, logits)
     top = logits[0]
     for row in range(1, n):
         if logits[row] > top:
@@ -1405,12 +1449,25 @@ cdef struct MemoTable:
     MemoSlot* slots
     u64 mask
     u64 stored
+    # The play's learned logits by suit (``c_learned_nats``); NULL until first needed.
+    SuitCache suits
 
 
 cdef enum:
     # A memo table's first and largest number of slots.
     MEMO_FIRST_SLOTS = 64
     MEMO_MOST_SLOTS = 1 << 16
+
+
+cdef void c_suit_cache(SuitCache* suits) noexcept nogil:
+    """Make an empty cache (both NULL, and used no more, if the memory is not there)."""
+    suits.keys = <u64*>calloc(SUIT_CACHE_SIZE, sizeof(u64))
+    suits.logits = <i64*>malloc(13 * SUIT_CACHE_SIZE * sizeof(i64))
+    if suits.keys == NULL or suits.logits == NULL:
+        free(suits.keys)
+        free(suits.logits)
+        suits.keys = NULL
+        suits.logits = NULL
 
 
 cdef inline u64 c_memo_index(u64 key, u64 mask) noexcept nogil:
@@ -1477,7 +1534,10 @@ cdef const MemoSlot* c_memo_slot(const Pos* pos, u64 legal, int card, int flags,
         slot.key = key
         table.stored += 1
     if reading.mode != READ_TABLE:
-        slot.nats = c_learned_nats(pos, legal, card, reading.weights, reading.mix)
+        if table.suits.keys == NULL:
+            c_suit_cache(&table.suits)
+        slot.nats = c_learned_nats(pos, legal, card, reading.weights, reading.mix,
+                                   &table.suits)
     if reading.mode != READ_LEARNED:
         choice = c_policy(pos, flags, &state, 0)
         if choice == QUEEN_OF_SPADES:
@@ -1507,6 +1567,8 @@ cdef class PlayMemo:
         cdef int i
         for i in range(52):
             self.tables[i].slots = NULL
+            self.tables[i].suits.keys = NULL
+            self.tables[i].suits.logits = NULL
             self.tables[i].mask = 0
             self.tables[i].stored = 0
         self.held = None
@@ -1518,7 +1580,11 @@ cdef class PlayMemo:
         cdef int i
         for i in range(52):
             free(self.tables[i].slots)
+            free(self.tables[i].suits.keys)
+            free(self.tables[i].suits.logits)
             self.tables[i].slots = NULL
+            self.tables[i].suits.keys = NULL
+            self.tables[i].suits.logits = NULL
             self.tables[i].mask = 0
             self.tables[i].stored = 0
 
