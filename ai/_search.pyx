@@ -1324,6 +1324,11 @@ cdef void c_logits(const Pos* pos, u64 legal, const i64* weights, i64* logits) n
         logits[row] = logit
 
 
+cdef inline u64 c_memo_index(u64 key, u64 mask) noexcept nogil:
+    """Return where an open-addressed table of ``mask + 1`` places looks first for ``key``."""
+    return ((key * <u64>0x9E3779B97F4A7C15) >> 32) & mask
+
+
 cdef struct SuitCache:
     # A play's learned logits of a suit's legal cards (13 a place) by key: the suit, the hand's
     # and the legal cards of it (0: empty; a key never is); one place per key, the last kept.
@@ -1364,7 +1369,7 @@ cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weigh
             held = mdh_popcount(in_suit)
             key = (((hand & suit_mask(suit)) >> (13 * suit))
                    | ((in_suit >> (13 * suit)) << 13) | (<u64>(suit + 4) << 26))
-            place = ((key * <u64>0x9E3779B97F4A7C15) >> 32) & (SUIT_CACHE_SIZE - 1)
+            place = c_memo_index(key, SUIT_CACHE_SIZE - 1)
             cached = suits.logits + 13 * place
             if suits.keys[place] != key:
                 c_logits(pos, in_suit, weights, cached)
@@ -1470,10 +1475,6 @@ cdef void c_suit_cache(SuitCache* suits) noexcept nogil:
         suits.logits = NULL
 
 
-cdef inline u64 c_memo_index(u64 key, u64 mask) noexcept nogil:
-    return ((key * <u64>0x9E3779B97F4A7C15) >> 32) & mask
-
-
 cdef bint c_memo_grow(MemoTable* table) noexcept nogil:
     """Double the table's slots (or make its first ones), keeping what it holds; return False
     if it is at its largest or the memory is not there (the table is then as it was)."""
@@ -1560,18 +1561,9 @@ cdef class PlayMemo:
     given another, it starts again. One thread uses it at a time (the reader runs without the
     GIL)."""
 
+    # Empty when made: a new object's C fields are all zero, and ``held`` None.
     cdef MemoTable tables[52]
     cdef object held
-
-    def __cinit__(self):
-        cdef int i
-        for i in range(52):
-            self.tables[i].slots = NULL
-            self.tables[i].suits.keys = NULL
-            self.tables[i].suits.logits = NULL
-            self.tables[i].mask = 0
-            self.tables[i].stored = 0
-        self.held = None
 
     def __dealloc__(self):
         self.clear()

@@ -5,6 +5,7 @@ memo given another history, model or evidence table starts again."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
@@ -41,7 +42,7 @@ def pools_of(
 
 def readings(
     kernel: ModuleType, history: History, table: tuple[int, ...], model: LearnedModel
-) -> dict[str, object]:
+) -> dict[str, Callable[[list[Deal], object], list[int]]]:
     """Each reader a memo serves, as a function of the deals and the memo."""
     return {
         "learned": lambda deals, memo: kernel.learned_evidence(deals, history, model, memo),
