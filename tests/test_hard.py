@@ -19,6 +19,7 @@ from ai.tournament import play_hand
 from core.cards import (
     HEARTS,
     QUEEN_OF_SPADES,
+    SPADES,
     SUIT_MASKS,
     card_text,
     cards_of,
@@ -27,6 +28,7 @@ from core.cards import (
     parse_card,
     parse_cards,
     rank_of,
+    suit_of,
 )
 from core.controller import Controller
 from core.hand import HandState
@@ -410,6 +412,22 @@ def test_other_players_are_expected_to_pass_their_most_dangerous_cards() -> None
     assert set(expected_pass(bare)) == set(parse_cards("AS KS 9H"))
     guarded = mask_of(parse_cards("AS KS 2S 3S 4S 5S 2C 3C 4D 5D 6D 7H 9H"))
     assert set(expected_pass(guarded)) == set(parse_cards("AS 7H 9H"))
+
+
+def test_the_expected_pass_is_the_three_cards_of_highest_danger() -> None:
+    """The pass is read off an order of the deck made once per guard of the high spades; it
+    must be the three cards ``pass_danger`` ranks first (ties: the higher card) of any hand."""
+    from ai.passing import expected_pass, pass_danger
+
+    rng = random.Random(8)
+    spades = [card for card in range(52) if suit_of(card) == SPADES]
+    for _ in range(5000):
+        cards = set(rng.sample(range(52), 13))
+        if rng.random() < 0.5:  # enough spades that high ones are sometimes guarded
+            cards = set(rng.sample(sorted(cards), 7)) | set(rng.sample(spades, 6))
+        hand = mask_of(cards)
+        ranked = sorted(cards, key=lambda card: (-pass_danger(card, hand), -card))
+        assert expected_pass(hand) == tuple(sorted(ranked[:3]))
 
 
 def test_the_exchange_moves_each_pass_to_its_receiver() -> None:
