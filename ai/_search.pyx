@@ -1350,7 +1350,7 @@ cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weigh
     hand's and the legal cards of that suit beside what the deals share."""
     cdef i64 logits[13]
     cdef int n = mdh_popcount(legal)
-    cdef int row, suit, held, k
+    cdef int row, suit, playable, k
     cdef i64 top
     cdef u64 in_suit, key
     cdef u64 hand = pos.hands[(pos.leader + pos.count) & 3]
@@ -1366,7 +1366,7 @@ cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weigh
             in_suit = legal & suit_mask(suit)
             if in_suit == 0:
                 continue
-            held = mdh_popcount(in_suit)
+            playable = mdh_popcount(in_suit)
             key = (((hand & suit_mask(suit)) >> (13 * suit))
                    | ((in_suit >> (13 * suit)) << 13) | (<u64>(suit + 4) << 26))
             place = c_memo_index(key, SUIT_CACHE_SIZE - 1)
@@ -1374,9 +1374,9 @@ cdef double c_learned_nats(const Pos* pos, u64 legal, int card, const i64* weigh
             if suits.keys[place] != key:
                 c_logits(pos, in_suit, weights, cached)
                 suits.keys[place] = key
-            for k in range(held):
+            for k in range(playable):
                 logits[row + k] = cached[k]
-            row += held
+            row += playable
     else:
         c_logits(pos, legal, weights, logits)
     top = logits[0]
