@@ -197,7 +197,9 @@ cdef inline int c_runner(const Pos* pos) noexcept nogil:
             if runner >= 0:
                 return -1
             runner = seat
-    if runner < 0 or mdh_popcount(pos.taken[runner] & MDH_HEARTS) >= C_RUN_HEARTS:
+    if runner < 0:
+        return -1
+    if mdh_popcount(pos.taken[runner] & MDH_HEARTS) >= C_RUN_HEARTS:
         return runner
     hand = pos.hands[runner]
     others = 0
@@ -1465,7 +1467,8 @@ cdef enum:
 
 
 cdef void c_suit_cache(SuitCache* suits) noexcept nogil:
-    """Make an empty cache (both NULL, and used no more, if the memory is not there)."""
+    """Make an empty cache; if the memory is not there both stay NULL, the logits are worked
+    out without it, and the next play read tries again."""
     suits.keys = <u64*>calloc(SUIT_CACHE_SIZE, sizeof(u64))
     suits.logits = <i64*>malloc(13 * SUIT_CACHE_SIZE * sizeof(i64))
     if suits.keys == NULL or suits.logits == NULL:

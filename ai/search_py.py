@@ -469,7 +469,9 @@ def _runner(pos: _Pos) -> int:
             if runner >= 0:
                 return -1
             runner = seat
-    if runner < 0 or (taken[runner] & _HEARTS).bit_count() >= RUN_HEARTS:
+    if runner < 0:
+        return -1
+    if (taken[runner] & _HEARTS).bit_count() >= RUN_HEARTS:
         return runner
     hand = pos.hands[runner]
     others = 0
