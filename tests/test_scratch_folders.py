@@ -21,6 +21,11 @@ def _run_environment(scratch: Path) -> dict[str, str]:
     return env
 
 
+def _parallel_run(*files: str) -> list[str]:
+    """The command of a test run on two workers, as CI makes it."""
+    return [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider", *files]
+
+
 def _left_behind(scratch: Path) -> list[str]:
     return sorted(path.name for path in scratch.iterdir() if path.name.startswith("mdh-"))
 
@@ -29,17 +34,7 @@ def test_a_parallel_run_leaves_no_scratch_folders_behind(tmp_path: Path) -> None
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-n",
-            "2",
-            "-p",
-            "no:cacheprovider",
-            "tests/test_cards.py",
-        ],
+        _parallel_run("tests/test_cards.py"),
         cwd=ROOT,
         env=_run_environment(scratch),
         capture_output=True,
@@ -61,19 +56,9 @@ def test_a_run_stopped_with_sigterm_leaves_no_scratch_folders_behind(tmp_path: P
         f"    pathlib.Path({str(started)!r}).touch()\n"
         "    time.sleep(60)\n"
     )
+    # The conftest of tests/ (named by its first file) makes the scratch folders.
     run = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-n",
-            "2",
-            "-p",
-            "no:cacheprovider",
-            "tests/test_cards.py",  # its folder's conftest makes the scratch folders
-            str(waiting),
-        ],
+        _parallel_run("tests/test_cards.py", str(waiting)),
         cwd=ROOT,
         env=_run_environment(scratch),
         stdout=subprocess.PIPE,
