@@ -28,7 +28,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import IO, Any, Literal, TypeVar
 
@@ -37,12 +37,16 @@ from ai.easy import EasyBot
 from ai.lifetime import close_at_exit
 from core.cards import card_text, has_card, mask_texts, parse_card, parse_cards
 from core.errors import CardError
+from core.match import MAX_SEED, validate_seed
 from core.observation import Observation
 from core.text import describe_value, os_reason
 from core.view import view_from_observation
 
 #: A seat kind played by an external program is this prefix and the program's command line.
 ENGINE_PREFIX = "engine:"
+#: A seeded seat's program starts with its seed in this environment variable, so that a program
+#: that uses chance (``mdhearts engine`` among them) can repeat a tournament (docs/protocol.md).
+SEED_ENV = "MDH_ENGINE_SEED"
 DEFAULT_TIMEOUT_MS = 5000.0
 #: Extra time the first answer of a freshly started program may take (it is loading).
 DEFAULT_STARTUP_MS = 5000.0
@@ -399,7 +403,8 @@ class ExternalEngineBot:
     """A seat played by an external program speaking the engine protocol, with a fallback bot.
 
     ``timeout_ms`` bounds each answer; the first answer of a freshly started program may take
-    ``startup_ms`` longer; a budget's deadline bounds the whole wait, start included.
+    ``startup_ms`` longer; a budget's deadline bounds the whole wait, start included. A
+    ``seed`` is handed to the program in ``SEED_ENV`` each time it starts.
     ``problems`` lists every misbehaviour, ``tally`` counts them and the fallback's moves.
     ``last_decision`` says how the last decision went: ``problem`` what went wrong with it,
     ``benched`` when that was the hand's ``MAX_PROBLEMS_PER_HAND``-th problem (the fallback
@@ -414,6 +419,7 @@ class ExternalEngineBot:
         timeout_ms: float = DEFAULT_TIMEOUT_MS,
         startup_ms: float = DEFAULT_STARTUP_MS,
         fallback: Bot | None = None,
+        seed: int | None = None,
     ) -> None:
         self._process: subprocess.Popen[str] | None = None
         self._guard: _Guard | None = None
@@ -433,6 +439,7 @@ class ExternalEngineBot:
                 raise ValueError(f"{label} must be at least {low} ms, got {value!r:.40}")
         self.timeout_ms = float(timeout_ms)
         self.startup_ms = float(startup_ms)
+        self.seed = None if seed is None else validate_seed(seed)
         self.fallback: Bot = fallback if fallback is not None else EasyBot()
         self.problems: list[str] = []
         self.tally = EngineTally()
@@ -499,6 +506,7 @@ class ExternalEngineBot:
                 encoding="utf-8",
                 errors="replace",
                 bufsize=1,
+                env=None if self.seed is None else {**os.environ, SEED_ENV: str(self.seed)},
                 **_own_group_options(),
             )
         except (OSError, ValueError, subprocess.SubprocessError) as error:
@@ -696,7 +704,8 @@ class ExternalEngineBot:
 
 
 def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:
-    """Return a bot for the seat kind ``engine:COMMAND``; the easy bot (seeded) is its fallback.
+    """Return a bot for the seat kind ``engine:COMMAND``, its program and its fallback (the easy
+    bot) seeded with ``seed``.
 
     Raise EngineCommandError (a ValueError) when the kind is not an engine seat or its command
     cannot run.
@@ -705,4 +714,27 @@ def make_engine_bot(kind: str, seed: int | None = None) -> ExternalEngineBot:
         raise EngineCommandError(
             f"an engine seat kind is 'engine:COMMAND', got {describe_value(kind)}"
         )
-    return ExternalEngineBot(kind.removeprefix(ENGINE_PREFIX), fallback=EasyBot(seed))
+    return ExternalEngineBot(kind.removeprefix(ENGINE_PREFIX), fallback=EasyBot(seed), seed=seed)
+
+
+def seed_from_env(environ: Mapping[str, str] | None = None) -> tuple[int | None, list[str]]:
+    """Return the seed ``SEED_ENV`` gives an engine program (None when unset), and a warning
+    when its value is invalid (then ignored).
+
+    >>> seed_from_env({"MDH_ENGINE_SEED": "12"})
+    (12, [])
+    >>> seed_from_env({"MDH_ENGINE_SEED": "-1"})[1]
+    ["ignoring MDH_ENGINE_SEED='-1': must be a whole number from 0 to 9223372036854775807"]
+    """
+    text = (os.environ if environ is None else environ).get(SEED_ENV)
+    if text is None or not text.strip():
+        return None, []
+    stripped = text.strip()
+    if (
+        stripped.isascii()
+        and stripped.isdigit()
+        and len(stripped) <= 19
+        and int(stripped) <= MAX_SEED
+    ):
+        return int(stripped), []
+    return None, [f"ignoring {SEED_ENV}={text!r:.40}: must be a whole number from 0 to {MAX_SEED}"]

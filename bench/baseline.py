@@ -19,7 +19,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ai.external import ENGINE_PREFIX
+from ai.external import ENGINE_PREFIX, SEED_ENV
+from core.seats import join_bot_name
 
 #: Where finished baseline installs are kept, under the repository root.
 BASELINE_FOLDER = Path("build") / "baseline"
@@ -33,6 +34,7 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+SEED_ENV = "@SEED_ENV@"
 sys.path[:] = [HERE] + [entry for entry in sys.path if os.path.abspath(entry or ".") != HERE]
 # An editable install of another copy must not fill in modules missing here.
 sys.meta_path[:] = [
@@ -52,7 +54,30 @@ for module in (core.kernel, ai.search):
 
 from game.main import main  # noqa: E402
 
-sys.exit(main(sys.argv[1:]))
+args = sys.argv[1:]
+# "--deals N" first: the hard bot searches N deals a decision without a time limit.
+if args[:1] == ["--deals"]:
+    if len(args) < 2 or not args[1].isascii() or not args[1].isdigit() or int(args[1]) < 1:
+        sys.exit("baseline: --deals needs a whole number of at least 1")
+    deals = int(args[1])
+    del args[:2]
+    import ai.registry  # noqa: E402
+
+    timed_factory = ai.registry.BOTS["hard"]
+
+    def counted_factory(seed):
+        bot = timed_factory(seed)
+        if not hasattr(bot, "max_samples"):
+            sys.exit("baseline: this commit's hard bot takes no number of deals")
+        bot.max_samples = deals
+        return bot
+
+    ai.registry.BOTS["hard"] = counted_factory
+# An engine seat's seed, which older engines do not read from the environment themselves.
+seed = os.environ.get(SEED_ENV, "").strip()
+if args[:1] == ["engine"] and seed and "--seed" not in args:
+    args += ["--seed", seed]
+sys.exit(main(args))
 '''
 
 
@@ -72,17 +97,22 @@ class Baseline:
         """Return the commit's abbreviated hash, as reports name it."""
         return self.commit[:10]
 
-    def engine_seat(self, bot: str, think_ms: int | None) -> str:
-        """Return the ``engine:COMMAND`` seat kind that plays ``bot`` of this commit."""
-        command = [sys.executable, str(self.folder / LAUNCHER), "engine", "--difficulty", bot]
+    def engine_seat(self, bot: str, think_ms: int | None, deals: int | None = None) -> str:
+        """Return the ``engine:COMMAND`` seat kind that plays ``bot`` of this commit, thinking
+        ``think_ms`` a decision or, with ``deals`` (the hard bot), searching that many deals a
+        decision without a time limit, seeded by the seat's seed (``SEED_ENV``)."""
+        command = [sys.executable, str(self.folder / LAUNCHER)]
+        if deals is not None:
+            command += ["--deals", str(deals)]
+        command += ["engine", "--difficulty", bot]
         if think_ms is not None:
             command += ["--think-ms", str(think_ms)]
         return ENGINE_PREFIX + shlex.join(command)
 
-    def label(self, bot: str, think_ms: int | None) -> str:
-        """Return how a report names the baseline seat, e.g. ``baseline@1cd1274 hard@100ms``."""
-        timed = f"{bot}@{think_ms}ms" if think_ms is not None else bot
-        return f"baseline@{self.commit[:7]} {timed}"
+    def label(self, bot: str, think_ms: int | None, deals: int | None = None) -> str:
+        """Return how a report names the baseline seat, e.g. ``baseline@1cd1274 hard@100ms``
+        or ``baseline@1cd1274 hard/300d``."""
+        return f"baseline@{self.commit[:7]} {join_bot_name(bot, think_ms, deals=deals)}"
 
 
 def _git(root: Path, *args: str) -> str:
@@ -171,7 +201,8 @@ def _install(checkout: Path, folder: Path) -> None:
 
 def _write_launcher(folder: Path) -> None:
     """Write (again) the launcher that starts the folder's copy: this program's current one."""
-    (folder / LAUNCHER).write_text(_LAUNCHER_TEXT, encoding="utf-8")
+    text = _LAUNCHER_TEXT.replace("@SEED_ENV@", SEED_ENV)
+    (folder / LAUNCHER).write_text(text, encoding="utf-8")
 
 
 def _check(folder: Path) -> None:

@@ -188,17 +188,20 @@ def with_hard_budget(target: Target, think_ms: int | None, deals: int | None = N
 
 
 def baseline_seats(
-    target: Target, baseline: Baseline | None, think_ms: int | None
+    target: Target, baseline: Baseline | None, think_ms: int | None, deals: int | None = None
 ) -> tuple[Target, dict[str, str]]:
-    """Return the target with its baseline seats as engine seats, and each engine's label.
+    """Return the target with its baseline seats as engine seats, and each engine's label:
+    thinking ``think_ms`` a decision, or searching ``deals`` deals a decision seeded by deal
+    and seat as the hard seats are (then a run is repeated exactly, and two versions' runs
+    differ only where their choices do).
 
     Without a baseline the target is returned as it is (its baseline seats cannot be played).
     """
     if baseline is None or BASELINE_HARD not in target.lineup:
         return target, {}
-    seat = baseline.engine_seat("hard", think_ms)
+    seat = baseline.engine_seat("hard", think_ms, deals)
     a, b, c, d = (seat if name == BASELINE_HARD else name for name in target.lineup)
-    return replace(target, lineup=(a, b, c, d)), {seat: baseline.label("hard", think_ms)}
+    return replace(target, lineup=(a, b, c, d)), {seat: baseline.label("hard", think_ms, deals)}
 
 
 def run_target(
@@ -386,8 +389,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="deals a decision of the hard bot, searched without a time limit, instead of a "
-        "think time: its decisions then depend on the deal and seed alone, never on the "
-        "machine's load, so two versions' runs pair closely (see docs/strength.md)",
+        "think time, the baseline seats' too: its decisions then depend on the deal and seed "
+        "alone, never on the machine's load, so two versions' runs pair closely (see "
+        "docs/strength.md)",
     )
     parser.add_argument(
         "--workers", type=int, metavar="W", help="worker processes (default: one per core)"
@@ -453,10 +457,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    if args.hard_deals is not None and (args.hard_think_ms is not None or args.baseline):
+    if args.hard_deals is not None and args.hard_think_ms is not None:
         print(
-            "--hard-deals replaces the hard bot's think time: it goes with neither "
-            "--hard-think-ms nor --baseline (a baseline seat thinks against the clock)",
+            "--hard-deals replaces the hard bot's think time: it does not go with --hard-think-ms",
             file=sys.stderr,
         )
         return 2
@@ -476,7 +479,7 @@ def run(args: argparse.Namespace) -> int:
     outcomes = []
     for target in targets:
         target = with_hard_budget(target, args.hard_think_ms, args.hard_deals)
-        target, labels = baseline_seats(target, baseline, args.hard_think_ms)
+        target, labels = baseline_seats(target, baseline, args.hard_think_ms, args.hard_deals)
         try:
             outcome = run_target(
                 target,

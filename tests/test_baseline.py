@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from ai.tournament import play_duplicate_deal
 from bench import strength
 from bench.baseline import (
     BASELINE_FOLDER,
@@ -21,6 +22,7 @@ from bench.baseline import (
     repository_root,
     resolve_commit,
 )
+from core.rules import RuleSet
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,6 +74,18 @@ def test_baseline_seats_play_the_commit_as_an_engine_with_the_think_time() -> No
     assert labels == {seat: "baseline@0123456 hard@100ms"}
 
 
+def test_baseline_seats_search_a_deal_count_when_the_hard_seats_do() -> None:
+    baseline = Baseline("0123456789abcdef" * 2 + "01234567", Path("/opt/base"))
+    target = next(t for t in strength.TARGETS if t.name == "hard-vs-baseline")
+    counted, labels = strength.baseline_seats(
+        strength.with_hard_budget(target, None, 300), baseline, None, 300
+    )
+    assert counted.lineup[0] == "hard/300d"
+    seat = counted.lineup[1]
+    assert seat.endswith("/opt/base/baseline_engine.py --deals 300 engine --difficulty hard")
+    assert labels == {seat: "baseline@0123456 hard/300d"}
+
+
 @needs_git
 def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(
     clone: Path, tmp_path: Path
@@ -117,6 +131,16 @@ def test_a_commit_is_built_once_and_its_hard_bot_plays_through_the_engine(
     engine = outcome.summaries[1].engine
     assert engine is not None and engine.fallback_moves == 0, engine
     assert outcome.summaries[1].hands == 4
+
+    # At a deal count the baseline's hard bot is seeded by deal and seat as the seats played
+    # here are: the baseline of this very commit then plays exactly as its own hard bot does.
+    counted = baseline.engine_seat("hard", None, 30)
+    rules = RuleSet()
+    for index in (0, 3):  # a pass to the left, and a hand without passing
+        own = play_duplicate_deal(["hard/30d"] * 4, rules, 5, index)
+        engines = play_duplicate_deal(["hard/30d", counted, counted, counted], rules, 5, index)
+        assert engines.points == own.points, index
+        assert all(tally.fallback_moves == 0 for tally in engines.engines.values())
 
     for module in (baseline.folder / "ai").glob("_search*"):
         if module.suffix in (".so", ".pyd"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import random
 import subprocess
 import sys
@@ -15,9 +16,11 @@ import pytest
 
 from ai.basic import FirstLegalBot, RandomBot
 from ai.bot import Budget
+from ai.external import SEED_ENV
 from ai.registry import BOTS
 from core.cards import card_text, mask_texts, parse_card
 from core.controller import Controller
+from core.match import MAX_SEED
 from core.observation import Observation
 from core.rules import RuleSet
 from core.view import view_from_observation
@@ -303,6 +306,38 @@ def test_difficulty_think_ms_and_seed_reach_the_bot(
     made, bot, _ = _serve_in_process(monkeypatch, capsys, lines[:1], "--bot", "random")
     assert made == [("random", None)]
     assert bot.budgets == [None]  # no --think-ms: the bot keeps its own pace
+
+
+def test_the_seed_of_an_engine_seat_reaches_the_bot_unless_the_command_sets_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    view = view_from_observation(_controller_in_pass_phase().observation(0))
+    lines = [json.dumps({"type": "pass", "id": 1, **view})]
+    monkeypatch.setenv(SEED_ENV, "12")
+    made, _, _ = _serve_in_process(monkeypatch, capsys, lines, "--bot", "random")
+    assert made == [("random", 12)]
+    made, _, _ = _serve_in_process(monkeypatch, capsys, lines, "--bot", "random", "--seed", "3")
+    assert made == [("random", 3)]
+    monkeypatch.setenv(SEED_ENV, "soon")
+    made, _, replies = _serve_in_process(monkeypatch, capsys, lines, "--bot", "random")
+    assert made == [("random", None)] and len(replies[0]["cards"]) == 3
+
+
+def test_an_invalid_engine_seat_seed_is_ignored_with_a_warning() -> None:
+    environment = {**os.environ, SEED_ENV: "-4"}
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "engine"],
+        input='{"type": "quit"}\n',
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environment,
+    )
+    assert done.returncode == 0
+    assert json.loads(done.stdout) == {"ok": True}
+    assert done.stderr == (
+        f"mdhearts engine: ignoring {SEED_ENV}='-4': must be a whole number from 0 to {MAX_SEED}\n"
+    )
 
 
 def test_every_registered_bot_can_serve_with_a_think_time() -> None:

@@ -29,6 +29,7 @@ from ai.think import ThinkConfig, settle, think
 from ai.tournament import play_duplicate_deal, play_hand
 from core.cards import card_text
 from core.controller import Controller
+from core.errors import HeartsError
 from core.hand import HandState
 from core.match import deal_for
 from core.observation import Observation
@@ -122,6 +123,20 @@ def test_our_own_engine_command_can_play_a_seat(closing: list[ExternalEngineBot]
     bot = _bot(closing, _command("-m", "game", "engine", "--difficulty", "first"))
     assert _play_hand(bot) == _play_hand(FirstLegalBot())
     assert bot.problems == []
+
+
+def test_a_seeded_seat_hands_its_program_the_seed(closing: list[ExternalEngineBot]) -> None:
+    command = _command("-m", "game", "engine", "--difficulty", "random")
+    # A program started afresh for each hand: the same seed plays the hand the same way.
+    hands = []
+    for seed in (7, 7, 8):
+        bot = ExternalEngineBot(command, fallback=FirstLegalBot(), seed=seed)
+        closing.append(bot)
+        hands.append(_play_hand(bot))
+        assert bot.problems == []
+    assert hands[0] == hands[1] != hands[2]
+    with pytest.raises(HeartsError, match="seed must be a whole number"):
+        ExternalEngineBot(command, seed=-1)
 
 
 #: Each way bad_engine.py misbehaves, what the problem says, and whether the program restarts.

@@ -137,10 +137,14 @@ def test_runs_at_a_deal_count_give_the_same_deals_on_any_number_of_workers(
     assert len(found[0]["hard/12d"]) == 2
 
 
-@pytest.mark.parametrize("other", [["--hard-think-ms", "5"], ["--baseline", "HEAD"]])
-def test_hard_deals_go_with_no_think_time_nor_baseline(
-    other: list[str], capsys: pytest.CaptureFixture[str]
-) -> None:
-    arguments = ["--only", "hard-vs-normal", "--hard-deals", "12", "--deals", "1", *other]
-    assert strength.run(parser().parse_args(arguments)) == 2
+def test_hard_deals_go_with_no_think_time(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["--only", "hard-vs-normal", "--hard-deals", "12", "--deals", "1"]
+    assert strength.run(parser().parse_args([*arguments, "--hard-think-ms", "5"])) == 2
     assert "--hard-deals replaces the hard bot's think time" in capsys.readouterr().err
+
+
+def test_hard_deals_go_with_a_baseline(capsys: pytest.CaptureFixture[str]) -> None:
+    arguments = ["--only", "hard-vs-baseline", "--hard-deals", "12", "--deals", "1"]
+    assert strength.run(parser().parse_args([*arguments, "--baseline", "no-such-ref-here"])) == 2
+    # Refused for the commit it names, not for the deals.
+    assert "no commit 'no-such-ref-here'" in capsys.readouterr().err

@@ -2,7 +2,8 @@
 
 Each request line gets one reply line (``game.engine.protocol`` answers it); ``quit`` or the end
 of input stops the server. ``--difficulty`` names the bot (any name in the bot registry) and
-``--think-ms`` its time to think about each ``play`` or ``pass``.
+``--think-ms`` its time to think about each ``play`` or ``pass``, ``--seed`` (else
+``MDH_ENGINE_SEED``, as an engine seat is started with) the seed of a bot that uses chance.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sys
 from typing import BinaryIO, TextIO
 
 from ai.bot import Bot
+from ai.external import SEED_ENV, seed_from_env
 from ai.registry import BOTS, make_bot
 from core.match import MAX_SEED
 from game.argtypes import whole_number
@@ -85,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
         type=whole_number(0, MAX_SEED),
         default=None,
         metavar="N",
-        help="seed of a bot that uses chance; the same seed and requests give the same answers",
+        help="seed of a bot that uses chance; the same seed and requests give the same answers "
+        f"(default: {SEED_ENV} when set, as for an engine seat of a tournament)",
     )
     return parser
 
@@ -98,8 +101,13 @@ def main(argv: list[str]) -> int:
 def _run(argv: list[str]) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    seed = args.seed
+    if seed is None:
+        seed, warnings = seed_from_env()
+        for warning in warnings:
+            print(f"{PROG}: {warning}", file=sys.stderr)
     try:
-        bot = make_bot(args.difficulty, args.seed)
+        bot = make_bot(args.difficulty, seed)
     except ValueError as error:
         parser.error(f"--difficulty: {error}")
     try:
