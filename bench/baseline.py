@@ -75,7 +75,7 @@ if args[:1] == ["--deals"]:
     ai.registry.BOTS["hard"] = counted_factory
 # An engine seat's seed, which older engines do not read from the environment themselves.
 seed = os.environ.get(SEED_ENV, "").strip()
-if args[:1] == ["engine"] and seed and "--seed" not in args:
+if args[:1] == ["engine"] and seed.isascii() and seed.isdigit() and "--seed" not in args:
     args += ["--seed", seed]
 sys.exit(main(args))
 '''
