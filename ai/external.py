@@ -729,12 +729,9 @@ def seed_from_env(environ: Mapping[str, str] | None = None) -> tuple[int | None,
     text = (os.environ if environ is None else environ).get(SEED_ENV)
     if text is None or not text.strip():
         return None, []
-    stripped = text.strip()
-    if (
-        stripped.isascii()
-        and stripped.isdigit()
-        and len(stripped) <= 19
-        and int(stripped) <= MAX_SEED
-    ):
-        return int(stripped), []
+    digits = text.strip()
+    if digits.isascii() and digits.isdigit():
+        # The range is the match seed's (``validate_seed``); a number too long to read is not.
+        with contextlib.suppress(ValueError):
+            return validate_seed(int(digits)), []
     return None, [f"ignoring {SEED_ENV}={text!r:.40}: must be a whole number from 0 to {MAX_SEED}"]
