@@ -14,6 +14,7 @@ import os
 from collections.abc import Mapping
 
 from ai.search_py import MAX_THREADS
+from core.environment import setting_from_env
 
 #: The environment variable that sets the hard bot's search threads.
 THREADS_ENV = "MDH_SEARCH_THREADS"
@@ -60,10 +61,4 @@ def threads_from_env(environ: Mapping[str, str] | None = None) -> tuple[int, lis
     >>> threads_from_env({"MDH_SEARCH_THREADS": "many"})[1]
     ["ignoring MDH_SEARCH_THREADS='many': must be a whole number from 1 to 256"]
     """
-    text = (os.environ if environ is None else environ).get(THREADS_ENV)
-    if text is None or not text.strip():
-        return default_threads(), []
-    try:
-        return parse_threads(text), []
-    except ValueError as error:
-        return default_threads(), [f"ignoring {THREADS_ENV}={text!r:.40}: {error}"]
+    return setting_from_env(environ, THREADS_ENV, parse_threads, default_threads())

@@ -36,6 +36,7 @@ from ai.bot import Bot, Budget
 from ai.easy import EasyBot
 from ai.lifetime import close_at_exit
 from core.cards import card_text, has_card, mask_texts, parse_card, parse_cards
+from core.environment import setting_from_env
 from core.errors import CardError
 from core.match import MAX_SEED, validate_seed
 from core.observation import Observation
@@ -726,12 +727,13 @@ def seed_from_env(environ: Mapping[str, str] | None = None) -> tuple[int | None,
     >>> seed_from_env({"MDH_ENGINE_SEED": "-1"})[1]
     ["ignoring MDH_ENGINE_SEED='-1': must be a whole number from 0 to 9223372036854775807"]
     """
-    text = (os.environ if environ is None else environ).get(SEED_ENV)
-    if text is None or not text.strip():
-        return None, []
+    return setting_from_env(environ, SEED_ENV, _parse_engine_seed, None)
+
+
+def _parse_engine_seed(text: str) -> int:
     digits = text.strip()
     if digits.isascii() and digits.isdigit():
         # The range is the match seed's (``validate_seed``); a number too long to read is not.
         with contextlib.suppress(ValueError):
-            return validate_seed(int(digits)), []
-    return None, [f"ignoring {SEED_ENV}={text!r:.40}: must be a whole number from 0 to {MAX_SEED}"]
+            return validate_seed(int(digits))
+    raise ValueError(f"must be a whole number from 0 to {MAX_SEED}")

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from ai.think import Decision
 from core.cards import card_text
+from core.environment import environment, ignored
 from core.files import (
     StrictJsonError,
     default_user_dirs,
@@ -53,7 +54,7 @@ def default_telemetry_dir() -> Path:
 def telemetry_dir_from_env(environ: Mapping[str, str] | None = None) -> tuple[Path, list[str]]:
     """Return the telemetry folder and any warnings: ``$MDH_TELEMETRY_DIR``, else the one in
     the user folders (under ``$MDH_HOME`` when set)."""
-    env = os.environ if environ is None else environ
+    env = environment(environ)
     dirs, warnings = user_dirs(env)
     directory, dir_warnings = folder_from_env(env, TELEMETRY_DIR_ENV, dirs.telemetry)
     return directory, warnings + dir_warnings
@@ -179,7 +180,7 @@ def telemetry_from_env(
     keep: int = DEFAULT_KEEP,
 ) -> tuple[TelemetryLog | None, list[str]]:
     """Return the session's log as the environment sets it (None when off), and warnings."""
-    env = os.environ if environ is None else environ
+    env = environment(environ)
     warnings: list[str] = []
     switch = env.get(TELEMETRY_ENV)
     if switch is not None:
@@ -187,7 +188,7 @@ def telemetry_from_env(
         if value in _OFF:
             return None, warnings
         if value not in _ON:
-            warnings.append(f"ignoring {TELEMETRY_ENV}={switch!r:.40}: use 0 (off) or 1 (on)")
+            warnings.append(ignored(TELEMETRY_ENV, switch, "use 0 (off) or 1 (on)"))
     directory, dir_warnings = telemetry_dir_from_env(env)
     return TelemetryLog(directory, name, keep), warnings + dir_warnings
 

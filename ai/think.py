@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import numbers
-import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -30,6 +29,7 @@ from ai.external import ENGINE_PREFIX
 from ai.normal_params import MOON_GATES
 from ai.registry import BOTS, DEFAULT_SEAT_BOT, is_registered, make_bot
 from core.cards import DECK_SIZE, cards_of, has_card
+from core.environment import environment, ignored
 from core.observation import Observation
 
 #: A bot's answer: one card to play, or three cards to pass.
@@ -117,7 +117,7 @@ def think_config_from_env(
     >>> think_config_from_env({"MDH_THINK_FALLBACK": "pray"})[1]
     ["ignoring MDH_THINK_FALLBACK='pray': must be one of heuristic, first_legal"]
     """
-    env = os.environ if environ is None else environ
+    env = environment(environ)
     config = base or ThinkConfig()
     warnings: list[str] = []
     updates: dict[str, Any] = {}
@@ -141,7 +141,7 @@ def think_config_from_env(
                     )
                 gates[gate] = _parse_gate(text)
         except ValueError as error:
-            warnings.append(f"ignoring {name}={text!r:.40}: {error}")
+            warnings.append(ignored(name, text, str(error)))
     # The hard bot reads its search threads itself (``ai.cores``); a bad value is shown here.
     warnings += threads_from_env(env)[1]
     return replace(config, **updates, moon_gates=gates), warnings

@@ -30,6 +30,7 @@ from ai.external import EngineTally, ExternalEngineBot
 from ai.registry import make_bot
 from ai.worker import end_with_parent
 from core.controller import Controller
+from core.environment import environment
 from core.hand import HandState
 from core.match import deal_for
 from core.rules import RuleSet
@@ -380,7 +381,7 @@ def _one_thread_unless_told() -> Iterator[None]:
 def unnamed_seat_threads(environ: Mapping[str, str] | None = None) -> int:
     """Return the search threads of a tournament's bots whose names set none (``hard``, not
     ``hard/2t``): ``MDH_SEARCH_THREADS``, else one, in every worker."""
-    return threads_from_env({THREADS_ENV: "1", **(os.environ if environ is None else environ)})[0]
+    return threads_from_env({THREADS_ENV: "1", **environment(environ)})[0]
 
 
 def journal_header(

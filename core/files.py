@@ -39,6 +39,7 @@ from typing import Any, BinaryIO
 
 import platformdirs
 
+from core.environment import environment, ignored
 from core.text import short_repr as short_repr  # where callers have long found it
 
 APP_NAME = "mdhearts"
@@ -131,13 +132,13 @@ def folder_from_env(environ: Mapping[str, str], name: str, default: Path) -> tup
     if value is None:
         return default, []
     if not value.strip() or "\x00" in value:
-        return default, [f"ignoring {name}={value!r:.40}: not a usable folder path"]
+        return default, [ignored(name, value, "not a usable folder path")]
     return Path(value).expanduser(), []
 
 
 def user_dirs(environ: Mapping[str, str] | None = None) -> tuple[UserDirs, list[str]]:
     """Return the user folders (under ``$MDH_HOME`` when set) and one warning per bad value."""
-    env = os.environ if environ is None else environ
+    env = environment(environ)
     if HOME_ENV not in env:
         return default_user_dirs(), []
     home, warnings = folder_from_env(env, HOME_ENV, Path())

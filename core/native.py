@@ -8,10 +8,11 @@ Any other value but ``0`` or empty is ignored with a warning, which the front en
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, TypeVar, cast
+
+from core.environment import setting_from_env
 
 Function = TypeVar("Function", bound=Callable[..., Any])
 
@@ -20,17 +21,15 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 PURE_PYTHON_ENV = "MDH_PURE_PYTHON"
 
 
+def _parse_switch(text: str) -> bool:
+    if text.strip() not in ("0", "1"):
+        raise ValueError("use 1 (the pure-Python modules) or 0 (the compiled ones)")
+    return text.strip() == "1"
+
+
 def pure_python_from_env(environ: Mapping[str, str] | None = None) -> tuple[bool, list[str]]:
     """Return whether the environment forces the pure-Python twins, and a warning if invalid."""
-    value = (os.environ if environ is None else environ).get(PURE_PYTHON_ENV)
-    if value is None or value.strip() in ("", "0"):
-        return False, []
-    if value.strip() == "1":
-        return True, []
-    return False, [
-        f"ignoring {PURE_PYTHON_ENV}={value!r:.40}: use 1 (the pure-Python modules) "
-        "or 0 (the compiled ones)"
-    ]
+    return setting_from_env(environ, PURE_PYTHON_ENV, _parse_switch, False)
 
 
 def load_native(compiled: str, twin: ModuleType) -> tuple[ModuleType, bool]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ai.telemetry import telemetry_from_env
 from ai.think import ThinkConfig, think_config_from_env
+from core.environment import environment
 from core.files import UserDirs, user_dirs
 from game.paths import asset_path
 from game.table.bot_requests import AsyncBots, WorkerBots
@@ -65,7 +66,7 @@ class App(ScreenLoop):
         notices: list[str] | None = None,
         reviews: AsyncReviews | None = None,
     ) -> None:
-        env = dict(os.environ if environ is None else environ)
+        env = dict(environment(environ))
         warnings: list[str] = list(notices or [])
         if dirs is None:
             dirs, warnings = user_dirs(env)

@@ -14,7 +14,6 @@ agreed.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
@@ -34,6 +33,7 @@ from ai.think import (
 from ai.worker import BotWorker, WorkerRunner
 from core import events as ev
 from core.controller import Controller
+from core.environment import environment
 from core.observation import Observation
 from core.seats import Seat
 
@@ -148,7 +148,7 @@ class BotSeats:
         use_worker: bool | None = None,
     ) -> tuple[BotSeats, list[str]]:
         """Return bot seats configured by the environment, and one warning per bad variable."""
-        env = os.environ if environ is None else environ
+        env = environment(environ)
         config, warnings = think_config_from_env(env, base)
         telemetry, telemetry_warnings = telemetry_from_env(env, telemetry_name)
         return cls(config, telemetry, use_worker), warnings + telemetry_warnings
