@@ -22,9 +22,10 @@ PURE_PYTHON_ENV = "MDH_PURE_PYTHON"
 
 
 def _parse_switch(text: str) -> bool:
-    if text.strip() not in ("0", "1"):
+    value = text.strip()
+    if value not in ("0", "1"):
         raise ValueError("use 1 (the pure-Python modules) or 0 (the compiled ones)")
-    return text.strip() == "1"
+    return value == "1"
 
 
 def pure_python_from_env(environ: Mapping[str, str] | None = None) -> tuple[bool, list[str]]:
