@@ -9,6 +9,7 @@ from concurrent.futures import wait as wait_for
 
 from libc.math cimport exp, fabs, floor, isfinite, log, log1p
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset
 
 from core._bits cimport (
     ANY_CLUB_LEAD,
@@ -326,8 +327,9 @@ cdef enum:
 
 cdef struct Known:
     u64 hands[4]
-    # ``summary`` + 1, so that 0 marks an empty entry (a summary takes 30 bits).
+    # ``summary`` + 1 (a summary takes 30 bits), valid only while ``stamp`` is its table's.
     unsigned int summary
+    unsigned int stamp
     signed char points[4]
     signed char shooter
     # What each seat took at the end of the best line (``c_outcome``).
@@ -356,16 +358,57 @@ cdef inline u64 c_outcome(const Pos* pos) noexcept nogil:
     return c_summary(pos) >> 2
 
 
-cdef inline Known* c_slot(Known* known, const Pos* pos, u64 summary) noexcept nogil:
+cdef struct Memo:
+    # A table of exact positions, kept for the next search once one is done: an entry counts
+    # only when its ``stamp`` is the table's, so a new search starts with a new ``stamp``
+    # instead of clearing ``KNOWN_SIZE`` entries.
+    Known* entries
+    unsigned int stamp
+
+
+cdef inline Known* c_slot(const Memo* known, const Pos* pos, u64 summary) noexcept nogil:
     cdef u64 h = summary
     cdef int seat
     for seat in range(4):
         h = (h ^ pos.hands[seat]) * <u64>0x9E3779B97F4A7C15
         h ^= h >> 29
-    return &known[h & (KNOWN_SIZE - 1)]
+    return &known.entries[h & (KNOWN_SIZE - 1)]
 
 
-cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outcome,
+# The tables of exact positions not in use (addresses of ``Memo``): a search takes one for each
+# of its threads and gives them back when it is done. (A child process made by a fork starts
+# with its own copy of these tables.)
+_memos = []
+
+
+cdef Memo* c_take_memo() except NULL:
+    """Return a table of exact positions, empty for this search (``c_give_memo`` it back)."""
+    cdef Memo* memo
+    if _memos:
+        memo = <Memo*><size_t>_memos.pop()
+    else:
+        memo = <Memo*>calloc(1, sizeof(Memo))
+        if memo == NULL:
+            raise MemoryError()
+        memo.entries = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+        if memo.entries == NULL:
+            free(memo)
+            raise MemoryError()
+    memo.stamp += 1
+    if memo.stamp == 0:
+        # Every stamp has been used: clear the entries once and start again.
+        memset(memo.entries, 0, KNOWN_SIZE * sizeof(Known))
+        memo.stamp = 1
+    return memo
+
+
+cdef void c_give_memo(Memo* memo):
+    """Keep a table of exact positions for the next search (``c_take_memo``)."""
+    if memo != NULL:
+        _memos.append(<size_t>memo)
+
+
+cdef int c_exact(const Pos* pos, int flags, int* points, const Memo* known, u64* outcome,
                  int* winner, bint track) noexcept nogil:
     """Search the rest of the hand exactly into ``points``; return the moon shooter or -1, with
     the winner of the trick open here in ``winner`` (at a trick's start: the trick just won)
@@ -388,12 +431,22 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outc
             outcome[0] = c_outcome(pos)
         winner[0] = pos.leader
         return c_score(pos, flags, points)
+    if pos.count == 0 and mdh_popcount(pos.hands[pos.leader]) == 1:
+        # The last trick: every card is forced, so play it out without searching.
+        child = pos[0]
+        for i in range(4):
+            c_apply(&child, mdh_ctz(child.hands[(child.leader + child.count) & 3]), flags)
+        if track:
+            outcome[0] = c_outcome(&child)
+        winner[0] = pos.leader
+        return c_score(&child, flags, points)
     if known != NULL and pos.count == 0:
         # The same position is met again through other orders of play: look it up.
         summary = c_summary(pos) + 1
         entry = c_slot(known, pos, summary)
         if (
             entry.summary == <unsigned int>summary
+            and entry.stamp == known.stamp
             and entry.hands[0] == pos.hands[0]
             and entry.hands[1] == pos.hands[1]
             and entry.hands[2] == pos.hands[2]
@@ -438,6 +491,7 @@ cdef int c_exact(const Pos* pos, int flags, int* points, Known* known, u64* outc
     winner[0] = pos.leader if pos.count == 0 else best_winner
     if entry != NULL:
         entry.summary = <unsigned int>summary
+        entry.stamp = known.stamp
         for i in range(4):
             entry.hands[i] = pos.hands[i]
             entry.points[i] = <signed char>points[i]
@@ -536,7 +590,7 @@ cdef int c_look_ahead(const Pos* pos, int flags) noexcept nogil:
 
 
 cdef int c_play_out(Pos* pos, int flags, u64 seed, int* points, int* played, int leaf,
-                    Known* known, int looker, int epsilon, u64* outcome,
+                    const Memo* known, int looker, int epsilon, u64* outcome,
                     int* winner) noexcept nogil:
     """Roll out to the end into ``points``; return the moon shooter or -1.
 
@@ -610,11 +664,9 @@ def exact(hands, table, int card):
     cdef Pos pos
     cdef int flags
     cdef int points[4]
-    cdef Known* known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
+    cdef Memo* known = c_take_memo()
     cdef int shooter, winner
     cdef u64 outcome
-    if known == NULL:
-        raise MemoryError()
     try:
         read_table(hands, table, &pos, &flags)
         if card >= 0:
@@ -622,7 +674,7 @@ def exact(hands, table, int card):
         shooter = c_exact(&pos, flags, points, known, &outcome, &winner, False)
         return (points[0], points[1], points[2], points[3]), shooter
     finally:
-        free(known)
+        c_give_memo(known)
 
 
 def policy_card(hands, table):
@@ -697,10 +749,8 @@ cdef struct Work:
     const Goal* goal
     i64* costs
     i64* tallies
-    # The thread's own table of exact positions (made when it claims its first deal, if
-    # ``want_known``; left NULL if there is no memory: it is only a cache).
-    Known* known
-    bint want_known
+    # The thread's own table of exact positions (NULL when no exact search is made).
+    Memo* known
     int n_deals
     int n_candidates
     int runs
@@ -729,8 +779,6 @@ cdef void c_work(Work* work) noexcept nogil:
         index = <int>mdh_claim(work.next)
         if index >= work.n_deals:
             break
-        if work.want_known and work.known == NULL:
-            work.known = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
         for slot in range(n_candidates):
             card = work.cards[slot]
             for number in range(work.runs):
@@ -851,7 +899,8 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
             works[share].goal = &c_goal
             works[share].costs = costs
             works[share].tallies = &tallies[share * n_candidates * T_SIZE]
-            works[share].want_known = searched or leaf_cards > 0
+            if searched or leaf_cards > 0:
+                works[share].known = c_take_memo()
             works[share].n_deals = n_deals
             works[share].n_candidates = n_candidates
             works[share].runs = 1 if searched else rollouts
@@ -896,7 +945,7 @@ cdef object c_evaluate(deals, table, candidates, int rollouts, u64 seed, u64 fir
             wait_for(futures)
         if works != NULL:
             for share in range(shares):
-                free(works[share].known)
+                c_give_memo(works[share].known)
         free(bases)
         free(cards)
         free(costs)

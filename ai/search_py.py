@@ -684,6 +684,13 @@ def _exact(pos: _Pos, flags: int, known: dict[tuple[int, ...], _Result]) -> _Res
     if _settled(pos, flags):
         points, shooter = _score(pos, flags)
         return points, shooter, _outcome(pos), pos.leader
+    if not pos.trick and pos.hands[pos.leader].bit_count() == 1:
+        # The last trick: every card is forced, so play it out without searching.
+        child = pos.copy()
+        for _ in range(4):
+            _apply(child, _lowest(child.hands[(child.leader + len(child.trick)) & 3]), flags)
+        points, shooter = _score(child, flags)
+        return points, shooter, _outcome(child), pos.leader
     key: tuple[int, ...] | None = None
     if not pos.trick:
         # The same position is met again through other orders of play: look it up.

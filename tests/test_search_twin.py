@@ -22,6 +22,7 @@ from ai.search_py import Goal, Table, deal_plan
 from core.cards import (
     FULL_DECK,
     HEARTS_MASK,
+    JACK_OF_DIAMONDS,
     QUEEN_OF_SPADES,
     cards_of,
     count,
@@ -215,6 +216,37 @@ def test_exact_search_agrees_on_small_endgames() -> None:
         for card in legal_cards(hand):
             expected = search_py.exact(hand.hands, table, card)
             assert compiled.exact(hand.hands, table, card) == expected, (table, card)
+
+
+@needs_compiled
+def test_an_exact_search_reads_nothing_an_earlier_one_remembered() -> None:
+    # The compiled kernel keeps its tables of positions from one search to the next: the same
+    # cards under other rules (the J♦, hearts broken or not) must be searched anew.
+    rng = random.Random(12)
+    flags = (RuleSet(jack_of_diamonds=True).flags, RuleSet().flags)
+    checked = 0
+    for hand in endgames(rng, 200, (3, 4)):
+        if not any(cards >> JACK_OF_DIAMONDS & 1 for cards in hand.hands):
+            continue
+        table = table_of(hand)
+        for first, second in (flags, flags[::-1]):
+            compiled.exact(hand.hands, table._replace(flags=first), -1)
+            expected = search_py.exact(hand.hands, table._replace(flags=second), -1)
+            assert compiled.exact(hand.hands, table._replace(flags=second), -1) == expected
+            checked += 1
+    assert checked >= 10
+
+
+@needs_compiled
+def test_the_tables_of_positions_are_kept_for_the_next_search() -> None:
+    hand = endgames(random.Random(5), 1, (4,))[0]
+    table = table_of(hand)
+    compiled.exact(hand.hands, table, -1)
+    kept = list(compiled._memos)
+    for _ in range(20):
+        compiled.exact(hand.hands, table, -1)
+    assert kept
+    assert list(compiled._memos) == kept
 
 
 Objective = Callable[[tuple[int, ...], int], int]
