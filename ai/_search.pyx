@@ -381,19 +381,20 @@ cdef inline Known* c_slot(const Memo* known, const Pos* pos, u64 summary) noexce
 _memos = []
 
 
-cdef Memo* c_take_memo() except NULL:
-    """Return a table of exact positions, empty for this search (``c_give_memo`` it back)."""
+cdef Memo* c_take_memo() noexcept:
+    """Return a table of exact positions, empty for this search (``c_give_memo`` it back), or
+    NULL when there is no memory for one: it is only a cache."""
     cdef Memo* memo
     if _memos:
         memo = <Memo*><size_t>_memos.pop()
     else:
         memo = <Memo*>calloc(1, sizeof(Memo))
         if memo == NULL:
-            raise MemoryError()
+            return NULL
         memo.entries = <Known*>calloc(KNOWN_SIZE, sizeof(Known))
         if memo.entries == NULL:
             free(memo)
-            raise MemoryError()
+            return NULL
     memo.stamp += 1
     if memo.stamp == 0:
         # Every stamp has been used: clear the entries once and start again.
@@ -749,7 +750,8 @@ cdef struct Work:
     const Goal* goal
     i64* costs
     i64* tallies
-    # The thread's own table of exact positions (NULL when no exact search is made).
+    # The thread's own table of exact positions (NULL when no exact search is made, or when
+    # there is no memory for one: it is only a cache).
     Memo* known
     int n_deals
     int n_candidates
