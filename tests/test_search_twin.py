@@ -221,7 +221,7 @@ def test_exact_search_agrees_on_small_endgames() -> None:
 @needs_compiled
 def test_an_exact_search_reads_nothing_an_earlier_one_remembered() -> None:
     # The compiled kernel keeps its tables of positions from one search to the next: the same
-    # cards under other rules (the J♦, hearts broken or not) must be searched anew.
+    # cards under other rules (the J♦ counted or not) must be searched anew.
     rng = random.Random(12)
     flags = (RuleSet(jack_of_diamonds=True).flags, RuleSet().flags)
     checked = 0
