@@ -40,7 +40,7 @@ from core._bits cimport (
 
 ctypedef long long i64
 
-EPSILON = 6554
+EPSILON = 13107
 HIGH_LEAD_RANK = 8
 RUN_HEARTS = 4
 RUN_LOSERS = 2
