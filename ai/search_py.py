@@ -103,8 +103,7 @@ _SPADES = _SUIT[2]
 _QUEEN_BIT = 1 << _QUEEN_OF_SPADES
 _JACK_OF_DIAMONDS_BIT = 1 << _JACK_OF_DIAMONDS
 
-#: Chance, out of 65536, that a rollout plays a random legal card instead of the policy's:
-#: one in five (measured against one in ten and one in twenty, docs/strength.md).
+#: Chance, out of 65536, that a rollout plays a random legal card instead of the policy's.
 EPSILON = 13107
 #: A lead whose lowest card has this rank (the ten) or higher is a last resort.
 HIGH_LEAD_RANK = 8
